@@ -1,0 +1,101 @@
+"""Filled pauses found in the sound: voiced stretches that no word covers.
+
+An "uh" or "um" is a steady vowel or nasal: voiced, with a flat pitch and an even
+loudness, typically 0.2 to 1 s long (Shriberg 1994; O'Shaughnessy 1992, "Recognition of
+hesitations in spontaneous speech", used flat F0 and stable spectrum the same way).
+Laughter is voiced too but pulses in loudness and pitch; breath is unvoiced; so both fail
+these tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from coach.analysis.fillers import FillerItem, filled_pause_form
+from coach.analysis.prosody import HOP_S, Tracks
+from coach.transcript import Word
+
+
+@dataclass(frozen=True)
+class AcousticOptions:
+    """Thresholds of filled-pause recovery from the audio."""
+
+    enabled: bool = True
+    """Look for filled pauses in the audio at all."""
+    min_s: float = 0.25
+    """Shortest voiced stretch taken as a filled pause, seconds."""
+    max_s: float = 1.5
+    """Longest, seconds (a longer steady sound is singing or a held word)."""
+    max_pitch_spread_st: float = 1.0
+    """A filled pause holds its pitch: standard deviation within it below this, semitones."""
+    max_level_spread_db: float = 4.0
+    """...and its loudness: standard deviation below this, dB (laughter pulses)."""
+    max_word_overlap: float = 0.2
+    """Share of the stretch that recognised words may cover."""
+    near_transcript_s: float = 0.4
+    """A stretch this close (s) to a filled pause the recogniser wrote is that one."""
+
+
+def _voiced_runs(f0: np.ndarray) -> list[tuple[int, int]]:
+    ok = ~np.isnan(f0)
+    padded = np.concatenate([[False], ok, [False]])
+    edges = np.flatnonzero(np.diff(padded.astype(np.int8)))
+    return [(int(a), int(b)) for a, b in zip(edges[::2], edges[1::2], strict=True)]
+
+
+def _covered(a: float, b: float, spans: list[tuple[float, float]]) -> float:
+    total = 0.0
+    for s, e in spans:
+        total += max(0.0, min(b, e) - max(a, s))
+    return total
+
+
+def recover_filled_pauses(
+    words: list[Word],
+    filler_index: set[int],
+    tracks: Tracks,
+    *,
+    options: AcousticOptions = AcousticOptions(),
+) -> list[FillerItem]:
+    """Filled pauses the transcript missed, found as steady voiced stretches between words.
+
+    Args:
+        words: all recognised words, time order.
+        filler_index: indices of words that are fillers.
+        tracks: per-frame pitch and loudness (pitch NaN where unvoiced).
+        options: thresholds.
+
+    Returns:
+        New filled-pause items (text "uh", source "audio"), not overlapping the
+        transcript's own.
+    """
+    if not options.enabled or tracks.f0_hz.size == 0:
+        return []
+    word_spans = [(w.start_s, w.end_s) for i, w in enumerate(words) if i not in filler_index]
+    known = [
+        (w.start_s, w.end_s)
+        for i, w in enumerate(words)
+        if i in filler_index and filled_pause_form(w.norm)
+    ]
+    found: list[FillerItem] = []
+    for i, j in _voiced_runs(tracks.f0_hz):
+        a, b = i * HOP_S, j * HOP_S
+        dur = b - a
+        if not options.min_s <= dur <= options.max_s:
+            continue
+        if _covered(a, b, word_spans) > options.max_word_overlap * dur:
+            continue
+        if any(
+            s - options.near_transcript_s < b and a < e + options.near_transcript_s
+            for s, e in known
+        ):
+            continue
+        st = 12 * np.log2(tracks.f0_hz[i:j] / np.median(tracks.f0_hz[i:j]))
+        if float(np.std(st)) > options.max_pitch_spread_st:
+            continue
+        if float(np.std(tracks.rms_db[i:j])) > options.max_level_spread_db:
+            continue
+        found.append(FillerItem("uh", round(a, 3), round(b, 3), "filled_pause", "audio"))
+    return found

@@ -1,0 +1,159 @@
+"""Silent pauses: gaps in the voice between the first word and the last."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from coach.errors import OptionsError
+from coach.transcript import Word
+
+
+@dataclass(frozen=True)
+class PauseOptions:
+    """Pause thresholds."""
+
+    min_pause_s: float = 0.25
+    """A silent gap of at least this long is a pause (Goldman-Eisler 1968, "Psycholinguistics:
+    experiments in spontaneous speech", used the 0.25 s floor that most pause studies follow)."""
+    long_pause_s: float = 1.5
+    """A pause at least this long is a long pause worth flagging."""
+
+    def __post_init__(self) -> None:
+        if not 0 < self.min_pause_s <= self.long_pause_s:
+            raise OptionsError(
+                "pause thresholds need 0 < min_pause_s <= long_pause_s (seconds), got "
+                f"{self.min_pause_s} and {self.long_pause_s}"
+            )
+
+
+@dataclass(frozen=True)
+class Pause:
+    """One silent pause."""
+
+    start_s: float
+    """Start in seconds."""
+    end_s: float
+    """End in seconds."""
+    position: str
+    """"sentence" (after a sentence end), "clause" (after a comma or similar) or
+    "within_clause" (mid-phrase: a hesitation)."""
+    long: bool
+    """At least the long-pause threshold."""
+
+    @property
+    def duration_s(self) -> float:
+        """Length in seconds."""
+        return round(self.end_s - self.start_s, 3)
+
+
+@dataclass
+class PauseStats:
+    """Pauses of a clip."""
+
+    count: int = 0
+    """Number of pauses."""
+    long_count: int = 0
+    """Number of long pauses."""
+    total_s: float = 0.0
+    """Total pause time in seconds."""
+    mean_s: float = 0.0
+    """Mean pause length in seconds."""
+    threshold_s: float = 0.25
+    """Minimum pause length used, seconds."""
+    long_threshold_s: float = 1.5
+    """Long-pause threshold used, seconds."""
+    at_sentence: int = 0
+    """Pauses after a sentence end."""
+    at_clause: int = 0
+    """Pauses after a clause boundary (comma, colon, semicolon)."""
+    within_clause: int = 0
+    """Pauses inside a clause: hesitations."""
+    items: list[Pause] = field(default_factory=list)
+    """Every pause in time order."""
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        for it, p in zip(d["items"], self.items, strict=True):
+            it["duration_s"] = p.duration_s
+        return d
+
+
+def silent_gaps(
+    voiced: np.ndarray, *, frame_s: float, start_s: float, end_s: float, min_s: float
+) -> list[tuple[float, float]]:
+    """Runs of unvoiced frames of at least ``min_s`` inside ``[start_s, end_s]``.
+
+    Args:
+        voiced: bool per frame (True = voice), frame ``i`` starting at ``i * frame_s``.
+        frame_s: frame length in seconds.
+        start_s, end_s: the window to look in, seconds.
+        min_s: shortest gap to return, seconds.
+    """
+    i0 = max(0, int(np.ceil(start_s / frame_s)))
+    i1 = min(voiced.size, int(end_s / frame_s))
+    if i1 <= i0:
+        return []
+    seg = np.concatenate([[True], voiced[i0:i1], [True]])
+    edges = np.flatnonzero(np.diff(seg.astype(np.int8)))
+    gaps = []
+    for a, b in zip(edges[::2], edges[1::2], strict=True):
+        ga, gb = (i0 + a) * frame_s, (i0 + b) * frame_s
+        if gb - ga >= min_s - 1e-9:
+            gaps.append((round(ga, 3), round(gb, 3)))
+    return gaps
+
+
+def _position(words: list[Word], t: float) -> str:
+    before = None
+    for w in words:
+        if w.start_s < t:
+            before = w
+        else:
+            break
+    if before is None:
+        return "sentence"
+    if before.ends_sentence:
+        return "sentence"
+    if before.text.rstrip()[-1:] in ",;:—–":
+        return "clause"
+    return "within_clause"
+
+
+def pauses(
+    words: list[Word],
+    voiced: np.ndarray,
+    *,
+    frame_s: float,
+    options: PauseOptions = PauseOptions(),
+) -> PauseStats:
+    """Silent pauses between the first and the last word.
+
+    A pause is a run of frames with no voice (webrtcvad) of at least ``min_pause_s``;
+    the recogniser's word times are only used for the span and for punctuation, because
+    Whisper often stretches a word over the silence that follows it.
+
+    Args:
+        words: all recognised words (fillers too: a filled pause is not silent), time order.
+        voiced: bool voice activity per frame.
+        frame_s: frame length of ``voiced`` in seconds.
+        options: thresholds.
+    """
+    stats = PauseStats(threshold_s=options.min_pause_s, long_threshold_s=options.long_pause_s)
+    if len(words) < 2:
+        return stats
+    start, end = words[0].start_s, max(w.end_s for w in words)
+    for a, b in silent_gaps(
+        voiced, frame_s=frame_s, start_s=start, end_s=end, min_s=options.min_pause_s
+    ):
+        pos = _position(words, (a + b) / 2)
+        stats.items.append(Pause(a, b, pos, b - a >= options.long_pause_s - 1e-9))
+    stats.count = len(stats.items)
+    stats.long_count = sum(p.long for p in stats.items)
+    stats.total_s = round(sum(p.duration_s for p in stats.items), 3)
+    stats.mean_s = round(stats.total_s / stats.count, 3) if stats.count else 0.0
+    stats.at_sentence = sum(p.position == "sentence" for p in stats.items)
+    stats.at_clause = sum(p.position == "clause" for p in stats.items)
+    stats.within_clause = sum(p.position == "within_clause" for p in stats.items)
+    return stats

@@ -1,0 +1,191 @@
+"""Speech recognition with faster-whisper: one class behind a ``load()`` factory.
+
+Only the voiced regions found by webrtcvad are sent to Whisper (cut out and joined, with
+times mapped back), which keeps silent stretches from turning into invented text and
+saves time on pauses. The decoder is primed with a disfluent prompt so that Whisper
+writes the "um" and "uh" it otherwise tidies away.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from coach import SAMPLE_RATE
+from coach.errors import ModelError
+from coach.transcript import Word
+
+logger = logging.getLogger(__name__)
+
+DISFLUENT_PROMPT = (
+    "Umm, let me think, hmm... Uh, so, er, I mean, I was, um, thinking that, uh, we could."
+)
+"""Decoder prompt that keeps filled pauses in Whisper's output.
+
+Whisper was trained on tidied transcripts and drops most filled pauses; a prompt written
+in a disfluent style makes it transcribe them (a widely used prompt from the OpenAI
+Whisper prompting guide). Measured on ../shared/eval by `make bench-accuracy`."""
+
+
+@dataclass(frozen=True)
+class AsrOptions:
+    """Recogniser settings."""
+
+    model: str = "tiny.en"
+    """A manifest name (tiny.en, base), a CTranslate2 model folder, or a faster-whisper
+    model name already in the local Hugging Face cache (nothing is downloaded)."""
+    compute_type: str = "int8"
+    """CTranslate2 compute type; int8 is fastest on CPU."""
+    cpu_threads: int = 0
+    """Threads for the encoder/decoder; 0 lets CTranslate2 choose."""
+    beam_size: int = 5
+    """Beam width of the decoder."""
+    initial_prompt: str | None = DISFLUENT_PROMPT
+    """Text that primes the decoder; None for Whisper's plain behaviour."""
+    language: str = "en"
+    """Spoken language (coach's analysis is English)."""
+    region_pad_s: float = 0.2
+    """Context kept around each voiced region when it is cut out, in seconds."""
+
+
+@dataclass(frozen=True)
+class _Span:
+    src_start_s: float
+    joined_start_s: float
+    length_s: float
+
+
+def _join_regions(
+    samples: np.ndarray, regions: list[tuple[float, float]], pad_s: float
+) -> tuple[np.ndarray, list[_Span]]:
+    """Cut the padded regions out of ``samples`` and join them; return the map back."""
+    n = samples.size
+    merged: list[list[int]] = []
+    for a, b in regions:
+        i = max(0, int((a - pad_s) * SAMPLE_RATE))
+        j = min(n, int((b + pad_s) * SAMPLE_RATE))
+        if merged and i <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], j)
+        elif j > i:
+            merged.append([i, j])
+    pieces, spans, pos = [], [], 0
+    for i, j in merged:
+        pieces.append(samples[i:j])
+        spans.append(_Span(i / SAMPLE_RATE, pos / SAMPLE_RATE, (j - i) / SAMPLE_RATE))
+        pos += j - i
+    joined = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.float32)
+    return joined, spans
+
+
+def _to_source_time(t: float, spans: list[_Span]) -> float:
+    for span in reversed(spans):
+        if t >= span.joined_start_s:
+            return span.src_start_s + min(t - span.joined_start_s, span.length_s)
+    return spans[0].src_start_s if spans else t
+
+
+class Transcriber:
+    """faster-whisper on the CPU; make one with :meth:`load`."""
+
+    def __init__(self, model, options: AsrOptions, model_path: str) -> None:  # type: ignore[no-untyped-def]
+        self._model = model
+        self.options = options
+        self.model_path = model_path
+
+    @classmethod
+    def load(cls, options: AsrOptions = AsrOptions()) -> Transcriber:
+        """Load the recogniser named in ``options.model`` (never touches the network).
+
+        Raises:
+            ModelError: the model is missing or cannot be loaded; says how to fetch it.
+        """
+        path = resolve_model(options.model)
+        try:
+            from faster_whisper import WhisperModel
+
+            model = WhisperModel(
+                path,
+                device="cpu",
+                compute_type=options.compute_type,
+                cpu_threads=options.cpu_threads,
+                local_files_only=True,
+            )
+        except Exception as exc:  # ctranslate2 raises RuntimeError/ValueError/OSError
+            raise ModelError(
+                f"cannot load ASR model '{options.model}' from {path}: {exc}".splitlines()[0]
+            ) from exc
+        return cls(model, options, path)
+
+    def transcribe(
+        self,
+        samples: np.ndarray,
+        *,
+        regions: list[tuple[float, float]] | None = None,
+        offset_s: float = 0.0,
+    ) -> list[Word]:
+        """Recognise words with their times.
+
+        Args:
+            samples: float32 mono 16 kHz audio.
+            regions: voiced ``(start_s, end_s)`` regions relative to ``samples``; only these
+                (padded) are recognised. None recognises everything.
+            offset_s: added to every time, for audio that starts later in a recording.
+
+        Returns:
+            Words in time order, times in seconds from the start of the recording.
+        """
+        if regions is None:
+            regions = [(0.0, samples.size / SAMPLE_RATE)]
+        joined, spans = _join_regions(samples, regions, self.options.region_pad_s)
+        if joined.size < SAMPLE_RATE * 0.1:
+            return []
+        segments, _info = self._model.transcribe(
+            joined,
+            language=self.options.language,
+            beam_size=self.options.beam_size,
+            initial_prompt=self.options.initial_prompt,
+            condition_on_previous_text=False,
+            word_timestamps=True,
+            vad_filter=False,
+        )
+        words: list[Word] = []
+        for seg in segments:
+            for w in seg.words or []:
+                text = w.word.strip()
+                if not text:
+                    continue
+                start = _to_source_time(w.start, spans) + offset_s
+                end = max(start, _to_source_time(w.end, spans) + offset_s)
+                words.append(Word(text, round(start, 3), round(end, 3), round(w.probability, 3)))
+        return words
+
+
+def resolve_model(name: str) -> str:
+    """A manifest name, a folder, or a cached faster-whisper name -> what WhisperModel takes."""
+    from coach import models
+
+    if os.sep in name or name.startswith(".") or Path(name).is_dir():
+        p = Path(name).expanduser()
+        if not (p / "model.bin").is_file():
+            raise ModelError(
+                f"{p} is not a CTranslate2 Whisper model folder (no model.bin); convert one "
+                "with ct2-transformers-converter or pass a manifest name such as tiny.en"
+            )
+        return str(p)
+    if name in models.load_manifest():
+        return str(models.installed_path(name, kind="asr"))
+    # Any other faster-whisper name works if the user already has it in the local HF cache.
+    try:
+        from faster_whisper.utils import download_model
+
+        return download_model(name, local_files_only=True)
+    except Exception as exc:
+        raise ModelError(
+            f"ASR model '{name}' is not installed and coach never downloads at run time: "
+            "pass a local CTranslate2 model folder with --asr-model PATH, or use tiny.en/base "
+            "(`coach models fetch`)"
+        ) from exc

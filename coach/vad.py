@@ -1,0 +1,104 @@
+"""Voice activity from webrtcvad: per-frame flags and merged speech regions.
+
+Pure functions over int16 PCM at 16 kHz; no devices, no wall clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from coach import SAMPLE_RATE
+from coach.errors import OptionsError
+
+
+@dataclass(frozen=True)
+class VadOptions:
+    """Timing and sensitivity of voice activity detection."""
+
+    aggressiveness: int = 2
+    """webrtcvad mode 0 (least aggressive about filtering out non-speech) to 3 (most)."""
+    frame_ms: int = 30
+    """Frame length in ms; webrtcvad accepts 10, 20 or 30."""
+    merge_gap_s: float = 0.3
+    """Voiced runs closer than this (s) merge into one speech region."""
+    min_region_s: float = 0.09
+    """Speech regions shorter than this (s) are dropped as clicks."""
+    pad_s: float = 0.2
+    """Each region is widened by this much (s) on both sides when cut out for the ASR."""
+
+    def __post_init__(self) -> None:
+        if self.aggressiveness not in (0, 1, 2, 3):
+            raise OptionsError(
+                f"VAD aggressiveness must be 0, 1, 2 or 3, not {self.aggressiveness}"
+            )
+        if self.frame_ms not in (10, 20, 30):
+            raise OptionsError(f"VAD frame_ms must be 10, 20 or 30, not {self.frame_ms}")
+
+
+def voiced_flags(
+    pcm: np.ndarray, *, options: VadOptions = VadOptions(), sample_rate_hz: int = SAMPLE_RATE
+) -> np.ndarray:
+    """Classify each frame of int16 PCM as speech or not.
+
+    Args:
+        pcm: int16 mono samples, shape ``(n,)``.
+        options: VAD options (frame length and aggressiveness).
+        sample_rate_hz: 8000, 16000, 32000 or 48000 Hz.
+
+    Returns:
+        bool array of shape ``(n // frame_len,)``; frame ``i`` covers
+        ``[i * frame_ms, (i + 1) * frame_ms)`` ms. A trailing partial frame is dropped.
+    """
+    import webrtcvad
+
+    if pcm.dtype != np.int16:
+        raise OptionsError(f"voiced_flags needs int16 PCM, got {pcm.dtype}")
+    vad = webrtcvad.Vad(options.aggressiveness)
+    n = sample_rate_hz * options.frame_ms // 1000
+    count = pcm.size // n
+    frames = pcm[: count * n].reshape(count, n)
+    return np.fromiter(
+        (vad.is_speech(f.tobytes(), sample_rate_hz) for f in frames), dtype=bool, count=count
+    )
+
+
+def flags_to_regions(
+    flags: np.ndarray, *, options: VadOptions = VadOptions(), offset_s: float = 0.0
+) -> list[tuple[float, float]]:
+    """Turn per-frame speech flags into merged speech regions.
+
+    Args:
+        flags: bool per frame, as from :func:`voiced_flags`.
+        options: frame length, merge gap and minimum region length.
+        offset_s: time of frame 0 in seconds, added to every region.
+
+    Returns:
+        Sorted, non-overlapping ``(start_s, end_s)`` regions in seconds.
+    """
+    frame_s = options.frame_ms / 1000
+    regions: list[list[float]] = []
+    padded = np.concatenate([[False], flags.astype(bool), [False]])
+    edges = np.flatnonzero(np.diff(padded.astype(np.int8)))
+    for start, end in zip(edges[::2], edges[1::2], strict=True):
+        a, b = start * frame_s, end * frame_s
+        if regions and a - regions[-1][1] < options.merge_gap_s:
+            regions[-1][1] = b
+        else:
+            regions.append([a, b])
+    return [
+        (round(float(a) + offset_s, 3), round(float(b) + offset_s, 3))
+        for a, b in regions
+        if b - a >= options.min_region_s
+    ]
+
+
+def speech_regions(
+    samples: np.ndarray, *, options: VadOptions = VadOptions(), offset_s: float = 0.0
+) -> tuple[np.ndarray, list[tuple[float, float]]]:
+    """Voice activity of float32 16 kHz samples: (per-frame flags, merged regions in s)."""
+    from coach.audio import to_int16
+
+    flags = voiced_flags(to_int16(samples), options=options)
+    return flags, flags_to_regions(flags, options=options, offset_s=offset_s)
