@@ -22,7 +22,7 @@ from coach.asr import AsrOptions, Transcriber
 from coach.errors import AudioError, CoachError
 from coach.report import ClipReport, ReportWord
 from coach.transcript import Word, split_words
-from coach.vad import VadOptions, flags_to_regions, voiced_flags
+from coach.vad import VadOptions, flags_to_regions, snap_to_voice, voiced_flags
 
 logger = logging.getLogger(__name__)
 
@@ -140,9 +140,10 @@ def analyze(
 ) -> ClipReport:
     """The whole analysis over measured words and tracks (pure: no models, no devices)."""
     t0 = time.perf_counter()
-    words, tracks = measured.words, measured.tracks
-    report = ClipReport(file=file, duration_s=measured.duration_s, tracks=tracks)
+    tracks = measured.tracks
     vad_frame_s = options.vad.frame_ms / 1000
+    words = snap_to_voice(measured.words, tracks.voiced, frame_s=vad_frame_s)
+    report = ClipReport(file=file, duration_s=measured.duration_s, tracks=tracks)
     filler_items, filler_idx = fillers.tag_fillers(words, options.fillers)
     filler_items += acoustic.recover_filled_pauses(
         words, filler_idx, tracks, options=options.acoustic

