@@ -147,8 +147,12 @@ def main() -> int:
     line("filled-pause count error", "count_error")
     line("  true pos / false pos", "tp", "{}")
     line("  missed", "fn", "{}")
-    print(f"{'false fillers (clips)':28s}" + "".join(
-        f"{str(r['false_filler_clips']) + ' of ' + str(r['clean_clips']):>16s}" for r in results))
+    print(
+        f"{'false fillers (clips)':28s}"
+        + "".join(
+            f"{str(r['false_filler_clips']) + ' of ' + str(r['clean_clips']):>16s}" for r in results
+        )
+    )
     line("'you know' count error", "you_know_error", "{}")
     line("word-count error (mean)", "word_count_error", "{:.1%}")
     if "wpm" in results[-1]:

@@ -7,7 +7,6 @@ import logging
 import os
 import sys
 import tempfile
-from dataclasses import replace
 from pathlib import Path
 
 from coach import __version__
@@ -122,10 +121,8 @@ def _atomic_write(path: Path, text: str) -> None:
 
 def _score(args: argparse.Namespace) -> int:
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-    from rich.progress import TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from coach import render
     from coach.analysis.acoustic import AcousticOptions
     from coach.analysis.pace import PaceOptions
     from coach.analysis.pauses import PauseOptions
@@ -136,7 +133,9 @@ def _score(args: argparse.Namespace) -> int:
     from coach.vad import VadOptions
 
     options = ScoreOptions(
-        asr=AsrOptions(model=args.asr_model, **({"initial_prompt": None} if args.plain_asr else {})),
+        asr=AsrOptions(
+            model=args.asr_model, **({"initial_prompt": None} if args.plain_asr else {})
+        ),
         vad=VadOptions(aggressiveness=args.vad),
         pauses=PauseOptions(min_pause_s=args.pause, long_pause_s=args.long_pause),
         pace=PaceOptions(band_wpm=tuple(args.pace_band)),

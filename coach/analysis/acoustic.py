@@ -31,9 +31,14 @@ class AcousticOptions:
     max_pitch_spread_st: float = 1.0
     """A filled pause holds its pitch: standard deviation within it below this, semitones."""
     max_level_spread_db: float = 4.0
-    """...and its loudness: standard deviation below this, dB (laughter pulses)."""
-    max_word_overlap: float = 0.2
+    """...and its loudness over the middle three fifths: standard deviation below this, dB
+    (laughter pulses)."""
+    max_word_overlap: float = 0.3
     """Share of the stretch that recognised words may cover."""
+    unplaced_word_s: float = 0.05
+    """A recognised word shorter than this (s) is one Whisper could not place in time..."""
+    unplaced_reach_s: float = 0.5
+    """...and a voiced stretch this close (s) to it is taken to be that word, not a filler."""
     near_transcript_s: float = 0.4
     """A stretch this close (s) to a filled pause the recogniser wrote is that one."""
 
@@ -68,7 +73,7 @@ def recover_filled_pauses(
         options: thresholds.
 
     Returns:
-        New filled-pause items (text "uh", source "audio"), not overlapping the
+        New filled-pause items (text "uh/um": the sound does not say which; source "audio"), not overlapping the
         transcript's own.
     """
     if not options.enabled or tracks.f0_hz.size == 0:
@@ -79,6 +84,12 @@ def recover_filled_pauses(
         for i, w in enumerate(words)
         if i in filler_index and filled_pause_form(w.norm)
     ]
+    unplaced = [
+        (w.start_s, w.end_s)
+        for w in words
+        if w.duration_s < options.unplaced_word_s and not filled_pause_form(w.norm)
+    ]
+    reach = options.unplaced_reach_s
     found: list[FillerItem] = []
     for i, j in _voiced_runs(tracks.f0_hz):
         a, b = i * HOP_S, j * HOP_S
@@ -92,10 +103,14 @@ def recover_filled_pauses(
             for s, e in known
         ):
             continue
+        if any(s - reach < b and a < e + reach for s, e in unplaced):
+            continue
         st = 12 * np.log2(tracks.f0_hz[i:j] / np.median(tracks.f0_hz[i:j]))
         if float(np.std(st)) > options.max_pitch_spread_st:
             continue
-        if float(np.std(tracks.rms_db[i:j])) > options.max_level_spread_db:
+        # loudness steadiness of the sustained middle (onset and release ramps excluded)
+        k = max(1, (j - i) // 5)
+        if float(np.std(tracks.rms_db[i + k : j - k])) > options.max_level_spread_db:
             continue
-        found.append(FillerItem("uh", round(a, 3), round(b, 3), "filled_pause", "audio"))
+        found.append(FillerItem("uh/um", round(a, 3), round(b, 3), "filled_pause", "audio"))
     return found

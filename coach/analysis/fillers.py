@@ -145,7 +145,9 @@ def tag_fillers(
         w, t = words[i], norms[i]
         nxt = norms[i + 1] if i + 1 < len(norms) else ""
         prev = norms[i - 1] if i > 0 else ""
-        form = filled_pause_form(t)
+        # "'er" (her) loses its apostrophe in the token: look at the written word
+        elided = w.text.strip().startswith(("'", "’"))
+        form = None if elided else filled_pause_form(t)
         if form is not None:
             if w.start_s - last_filled.get(form, -99.0) > options.min_spacing_s:
                 items.append(FillerItem(form, w.start_s, w.end_s, "filled_pause", "transcript"))

@@ -52,8 +52,13 @@ def filler_breakdown(fillers: FillerStats) -> str:
 
 
 def error_line(report: ClipReport) -> str:
-    """The one line shown for a clip that could not be scored: "file: error"."""
-    return f"{report.file}: {report.error}"
+    """The one line shown for a clip that could not be scored: "file: error".
+
+    Errors that already start with the file name (as :class:`coach.errors.AudioError`
+    messages do) are shown as they are, not as "file: file: error".
+    """
+    error = str(report.error)
+    return error if error.startswith(f"{report.file}:") else f"{report.file}: {error}"
 
 
 @dataclass(frozen=True)

@@ -137,11 +137,17 @@ def bucket_pitch(f0_hz: np.ndarray, max_points: int = MAX_POINTS) -> tuple[np.nd
 # ---------------------------------------------------------------- charts
 
 
+_TICK_STEPS_S = (5.0, 10.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0, 900.0, 1800.0)
+"""Spacing of time ticks (s): the smallest giving at most 10 ticks is used."""
+
+
 def _time_axis(ax: Axes, end_s: float) -> None:
-    from matplotlib.ticker import FuncFormatter
+    from matplotlib.ticker import FuncFormatter, MultipleLocator
 
     ax.set_xlim(0, max(end_s, 1e-3))
     if end_s >= 20:
+        step = next((s for s in _TICK_STEPS_S if end_s / s <= 10), 3600.0)
+        ax.xaxis.set_major_locator(MultipleLocator(step))
         ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _pos: clock(x)))
         ax.set_xlabel("time (m:ss)")
     else:
@@ -161,9 +167,10 @@ _PATH_DATA = re.compile(r'(\sd=")([^"]*)"')
 _DECIMALS = re.compile(r"(\d\.\d)\d+")
 
 
-def _svg(fig: Figure) -> str:
+def _svg(fig: Figure, prefix: str) -> str:
     """The figure as an SVG element for inline use: no XML prolog, metadata or namespaces,
-    and path coordinates cut to 0.1 pt (a third of the page size; invisible on screen)."""
+    path coordinates cut to 0.1 pt (a third of the size; invisible on screen), and element
+    ids prefixed with ``prefix`` so several charts on one page keep distinct ids."""
     buf = io.StringIO()
     fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
     svg = buf.getvalue()
@@ -174,7 +181,50 @@ def _svg(fig: Figure) -> str:
     root = re.sub(r'\s(?:xmlns(?::xlink)?|width|height)="[^"]*"', "", root)
     svg = root + ' role="img"' + svg[root_end:]
     svg = _PATH_DATA.sub(lambda m: m.group(1) + _DECIMALS.sub(r"\1", m.group(2)) + '"', svg)
-    return svg.replace("xlink:href=", "href=")
+    svg = svg.replace("xlink:href=", "href=")
+    svg = svg.replace(' id="', f' id="{prefix}-').replace('href="#', f'href="#{prefix}-')
+    return svg.replace("url(#", f"url(#{prefix}-")
+
+
+def merge_spans(
+    spans: Sequence[tuple[float, float]], resolution_s: float
+) -> list[tuple[float, float]]:
+    """Join time spans that overlap or lie closer than ``resolution_s`` (one chart pixel).
+
+    Args:
+        spans: (start, end) pairs in seconds, any order.
+        resolution_s: gap below which two spans are drawn as one, seconds; spans shorter
+            than this are widened to it so they stay visible.
+
+    Returns:
+        Merged (start, end) pairs in time order.
+    """
+    out: list[tuple[float, float]] = []
+    for a, b in sorted(spans):
+        b = max(b, a + resolution_s)
+        if out and a - out[-1][1] < resolution_s:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _shade(ax: Axes, spans: list[tuple[float, float]], color: str, alpha: float = 1.0) -> None:
+    """Shade time spans over the full height of ``ax`` as one SVG path (not one per span)."""
+    from matplotlib.patches import PathPatch
+    from matplotlib.path import Path as MplPath
+
+    if not spans:
+        return
+    verts, codes = [], []
+    for a, b in spans:
+        verts += [(a, 0), (b, 0), (b, 1), (a, 1), (a, 0)]
+        codes += [MplPath.MOVETO] + [MplPath.LINETO] * 3 + [MplPath.CLOSEPOLY]
+    patch = PathPatch(
+        MplPath(verts, codes), facecolor=color, alpha=alpha, lw=0,
+        transform=ax.get_xaxis_transform(),
+    )  # fmt: skip
+    ax.add_patch(patch)
 
 
 def waveform_chart(report: ClipReport, tracks: Tracks, end_s: float) -> str:
@@ -185,31 +235,24 @@ def waveform_chart(report: ClipReport, tracks: Tracks, end_s: float) -> str:
     peak = float(max(np.abs(lo).max(initial=0), np.abs(hi).max(initial=0), 1e-4))
     fig = _new_figure(2.6)
     ax = fig.add_subplot()
-    ymin, ymax = -peak * 1.1, peak * 1.6
-    short = [(p.start_s, p.duration_s) for p in report.pauses.items if not p.long]
-    long_ = [(p.start_s, p.duration_s) for p in report.pauses.items if p.long]
-    if short:
-        ax.broken_barh(short, (ymin, ymax - ymin), facecolors="#cfe0f5", lw=0)
-    if long_:
-        ax.broken_barh(long_, (ymin, ymax - ymin), facecolors="#f5c6c6", lw=0)
+    pixel_s = max(end_s, 1e-3) / MAX_POINTS
+    pauses = report.pauses.items
+    _shade(ax, merge_spans([(p.start_s, p.end_s) for p in pauses if not p.long], pixel_s),
+           "#cfe0f5")  # fmt: skip
+    _shade(ax, merge_spans([(p.start_s, p.end_s) for p in pauses if p.long], pixel_s),
+           "#f5c6c6")  # fmt: skip
     ax.fill_between(t, lo, hi, color="#3b5b8c", lw=0.3, edgecolor="#3b5b8c")
     items = report.fillers.items
-    if items:
-        ax.broken_barh(
-            [(f.start_s, max(f.end_s - f.start_s, 0.05)) for f in items],
-            (ymin, ymax - ymin),
-            facecolors="#ffb347",
-            alpha=0.55,
-            lw=0,
-        )
-        if len(items) <= MAX_LABELS:
-            for i, f in enumerate(items):
-                y = peak * (1.45 if i % 2 == 0 else 1.2)
-                ax.text(
-                    (f.start_s + f.end_s) / 2, y, f.text, ha="center", va="center",
-                    fontsize=7, color="#8a4b00", parse_math=False, clip_on=True,
-                )  # fmt: skip
-    ax.set_ylim(ymin, ymax)
+    filler_spans = [(f.start_s, max(f.end_s, f.start_s + 0.05)) for f in items]
+    _shade(ax, merge_spans(filler_spans, pixel_s), "#ffb347", alpha=0.55)
+    if len(items) <= MAX_LABELS:
+        for i, f in enumerate(items):
+            y = peak * (1.45 if i % 2 == 0 else 1.2)
+            ax.text(
+                (f.start_s + f.end_s) / 2, y, f.text, ha="center", va="center",
+                fontsize=7, color="#8a4b00", parse_math=False, clip_on=True,
+            )  # fmt: skip
+    ax.set_ylim(-peak * 1.1, peak * 1.6)
     ax.set_yticks([])
     ax.spines["left"].set_visible(False)
     _time_axis(ax, end_s)
@@ -218,30 +261,33 @@ def waveform_chart(report: ClipReport, tracks: Tracks, end_s: float) -> str:
         Patch(color="#f5c6c6", label=f"long pause ({report.pauses.long_threshold_s:g} s+)"),
         Patch(color="#ffb347", alpha=0.55, label="filler"),
     ]
-    ax.legend(
-        handles=handles,
-        loc="lower right",
-        bbox_to_anchor=(1, 1),
-        fontsize=7,
-        ncols=3,
-        frameon=False,
-    )
-    return _svg(fig)
+    ax.legend(handles=handles, loc="lower right", bbox_to_anchor=(1, 1), fontsize=7, ncols=3,
+              frameon=False)  # fmt: skip
+    return _svg(fig, "wave")
 
 
 def pace_chart(report: ClipReport, end_s: float) -> str:
-    """Pace per timeline window against the recommended band, as inline SVG."""
+    """Pace per timeline window against the recommended band, as inline SVG.
+
+    Windows judged fast or slow are marked (as dots, or as coloured stretches of the line
+    when there are more than 150 windows).
+    """
     pace = report.pace
     lo, hi = pace.band_wpm
     x = np.array([(p.start_s + p.end_s) / 2 for p in pace.timeline])
     y = np.array([p.wpm for p in pace.timeline])
+    many = len(x) > 150
     fig = _new_figure(2.2)
     ax = fig.add_subplot()
     ax.axhspan(lo, hi, color="#d8f0dc", lw=0, label=f"band {lo:.0f}-{hi:.0f} wpm")
-    ax.plot(x, y, color="#555", lw=1.2, marker="o", ms=2.5)
+    ax.plot(x, y, color="#555", lw=1.0, marker=None if many else "o", ms=2.5)
     for flag, color in (("fast", "#d9480f"), ("slow", "#1c7ed6")):
-        sel = [i for i, p in enumerate(pace.timeline) if p.flag == flag]
-        if sel:
+        sel = np.array([p.flag == flag for p in pace.timeline])
+        if not sel.any():
+            continue
+        if many:
+            ax.plot(x, np.where(sel, y, np.nan), color=color, lw=2.2, label=flag)
+        else:
             ax.plot(x[sel], y[sel], ls="none", marker="o", ms=5, color=color, label=flag)
     if pace.wpm:
         ax.axhline(pace.wpm, color="#333", ls="--", lw=0.8, label=f"overall {pace.wpm:.0f}")
@@ -249,7 +295,7 @@ def pace_chart(report: ClipReport, end_s: float) -> str:
     ax.set_ylim(0, max(float(y.max(initial=0)) * 1.15, hi * 1.25))
     _time_axis(ax, end_s)
     ax.legend(loc="lower right", bbox_to_anchor=(1, 1), fontsize=7, ncols=4, frameon=False)
-    return _svg(fig)
+    return _svg(fig, "pace")
 
 
 def pitch_chart(report: ClipReport, tracks: Tracks, end_s: float) -> str | None:
@@ -268,7 +314,7 @@ def pitch_chart(report: ClipReport, tracks: Tracks, end_s: float) -> str | None:
     ax.set_ylim(max(0.0, p1 * 0.85), p99 * 1.15 + 1)
     ax.set_ylabel("pitch (Hz)")
     _time_axis(ax, end_s)
-    return _svg(fig)
+    return _svg(fig, "pitch")
 
 
 def _charts(report: ClipReport) -> str:
@@ -303,6 +349,8 @@ def _charts(report: ClipReport) -> str:
             if svg:
                 caption = "Pitch of voiced speech; gaps are pauses and unvoiced sounds."
                 parts.append(_figure("Pitch", svg, caption))
+            else:
+                parts.append('<p class="note">No pitch chart: no voiced speech was found.</p>')
     return "\n".join(parts)
 
 

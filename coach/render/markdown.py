@@ -26,9 +26,16 @@ def escape(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text).replace("\n", " ")
 
 
-def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+def _table(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], *, numeric_from: int | None = None
+) -> list[str]:
+    """A Markdown table; columns from index ``numeric_from`` on are right-aligned."""
     lines = ["| " + " | ".join(escape(h) for h in headers) + " |"]
-    lines.append("|" + "|".join("---" for _ in headers) + "|")
+    rule = [
+        "---:" if numeric_from is not None and i >= numeric_from else "---"
+        for i in range(len(headers))
+    ]
+    lines.append("|" + "|".join(rule) + "|")
     lines += ["| " + " | ".join(escape(c) for c in row) + " |" for row in rows]
     return lines
 
@@ -90,7 +97,7 @@ def render_markdown(reports: Sequence[ClipReport]) -> str:
     if len(reports) == 1:
         return clip_section(reports[0], level=1)
     lines = [f"# coach report: {len(reports)} clips", ""]
-    lines += _table(SUMMARY_HEADERS, [summary_row(r) for r in reports]) + [""]
+    lines += _table(SUMMARY_HEADERS, [summary_row(r) for r in reports], numeric_from=1) + [""]
     failed = [r for r in reports if r.error is not None]
     if failed:
         lines += ["Not scored:", ""] + [f"- {escape(error_line(r))}" for r in failed] + [""]

@@ -13,7 +13,6 @@ from rich.table import Table
 from rich.text import Text
 
 from coach.render.common import (
-    SUMMARY_HEADERS,
     chunks,
     clock,
     duration,
@@ -49,7 +48,7 @@ def _figures_table(report: ClipReport) -> Table:
     for f in figures(report):
         mark = Text(" !", style="bold yellow") if f.flagged else Text("  ")
         value = Text(f.value, style="yellow" if f.flagged else "green") + mark
-        table.add_row(f.label, value, f.detail)
+        table.add_row(Text(f.label), value, Text(f.detail))
     return table
 
 
@@ -62,7 +61,7 @@ def _tips(report: ClipReport) -> RenderableType:
     table.add_column(overflow="fold")
     table.add_column(style="dim", no_wrap=True)
     for i, (msg, at) in enumerate(tips, 1):
-        table.add_row(f"  {i}.", msg, f"at {at}" if at else "")
+        table.add_row(f"  {i}.", Text(msg), f"at {at}" if at else "")
     return Group(Text(""), Text("Tips", style="bold"), table)
 
 
@@ -131,7 +130,6 @@ def summary_table(reports: Sequence[ClipReport]) -> Table:
         show_edge=False,
         padding=(0, 1, 0, 0),
     )
-    assert len(_SUMMARY_TEXT_HEADERS) == len(SUMMARY_HEADERS)
     for i, name in enumerate(_SUMMARY_TEXT_HEADERS):
         if i == 0:
             table.add_column(name, overflow="ellipsis", no_wrap=True, max_width=18)
@@ -143,7 +141,7 @@ def summary_table(reports: Sequence[ClipReport]) -> Table:
         if r.error is not None:
             table.add_row(Text(cells[0], style="red"), Text("error", style="red"), *cells[2:])
         else:
-            table.add_row(*cells)
+            table.add_row(Text(cells[0]), *cells[1:])
     return table
 
 
@@ -160,7 +158,8 @@ def print_reports(reports: Sequence[ClipReport], console: Console | None = None)
     console = console or Console()
     for r in reports:
         for part in clip_renderables(r):
-            console.print(part, highlight=False)
+            # soft_wrap: the error line stays one line however long
+            console.print(part, highlight=False, soft_wrap=r.error is not None)
     if len(reports) > 1:
         console.print(summary_table(reports), highlight=False)
 

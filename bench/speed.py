@@ -1,0 +1,142 @@
+"""Speed and memory of `coach score` against a bare faster-whisper transcription.
+
+Builds a batch of at least --minutes of audio from the clips in ../shared/eval (each clip
+listed as often as needed, read in place), then in two separate processes:
+  1. bare: faster-whisper's own transcribe() on each file (same model, int8, defaults);
+  2. coach: the full scoring pipeline (VAD, ASR with word times, filler recovery, pitch,
+     the rest of the analysis, and the JSON report) over the same files.
+Prints the real-time factor (compute seconds per audio second) of each, coach's split into
+ASR and everything else, and each process's peak memory (max RSS).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def _batch(eval_dir: Path, minutes: float) -> tuple[list[str], float]:
+    from coach.audio import probe
+
+    clips = sorted(
+        p for p in (eval_dir / "clips").iterdir() if p.suffix in {".wav", ".flac", ".mp3"}
+    )
+    durs = {str(p): probe(p).duration_s or 0.0 for p in clips}
+    files, total = [], 0.0
+    while total < minutes * 60:
+        for p, d in durs.items():
+            files.append(p)
+            total += d
+    return files, total
+
+
+def _child_bare(files: list[str], model: str) -> dict:
+    from faster_whisper import WhisperModel
+
+    from coach.asr import resolve_model
+
+    t0 = time.perf_counter()
+    m = WhisperModel(resolve_model(model), device="cpu", compute_type="int8")
+    load = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for f in files:
+        segments, _ = m.transcribe(f, language="en")
+        for _ in segments:
+            pass
+    return {"load_s": load, "run_s": time.perf_counter() - t0}
+
+
+def _child_coach(files: list[str], model: str) -> dict:
+    from coach.asr import AsrOptions, Transcriber
+    from coach.render import render
+    from coach.score import ScoreOptions, score_file
+
+    options = ScoreOptions(asr=AsrOptions(model=model))
+    t0 = time.perf_counter()
+    t = Transcriber.load(options.asr)
+    load = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    asr = feat = analysis = 0.0
+    reports = []
+    for f in files:
+        r = score_file(f, t, options)
+        asr += r.timings_s.get("asr_s", 0.0)
+        feat += r.timings_s.get("features_s", 0.0)
+        analysis += r.timings_s.get("analysis_s", 0.0)
+        r.tracks = None  # keep memory to what a streaming writer would hold
+        reports.append(r)
+    t1 = time.perf_counter()
+    render(reports, "json")
+    report_s = time.perf_counter() - t1
+    return {"load_s": load, "run_s": time.perf_counter() - t0, "asr_s": asr,
+            "features_s": feat, "analysis_s": analysis, "report_s": report_s}  # fmt: skip
+
+
+def _run_child(kind: str, files: list[str], model: str) -> dict:
+    proc = subprocess.run(
+        [sys.executable, __file__, "--child", kind, "--asr-model", model],
+        input=json.dumps(files), capture_output=True, text=True,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        raise SystemExit(f"bench child {kind} failed:\n{proc.stderr[-2000:]}")
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--eval", type=Path, default=Path("../shared/eval"))
+    ap.add_argument("--minutes", type=float, default=10.0)
+    ap.add_argument("--asr-model", default="tiny.en")
+    ap.add_argument("--child", choices=["bare", "coach"], help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        files = json.loads(sys.stdin.read())
+        fn = _child_bare if args.child == "bare" else _child_coach
+        res = fn(files, args.asr_model)
+        res["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(json.dumps(res))
+        return 0
+    if not (args.eval / "clips").is_dir():
+        print(f"bench: no {args.eval / 'clips'}; pass --eval DIR", file=sys.stderr)
+        return 2
+    files, audio_s = _batch(args.eval, args.minutes)
+    print(f"batch: {len(files)} files, {audio_s / 60:.1f} min of audio, ASR {args.asr_model}")
+    bare = _run_child("bare", files, args.asr_model)
+    coach = _run_child("coach", files, args.asr_model)
+    beyond = coach["run_s"] - bare["run_s"]
+    print(f"\n{'':34s}{'seconds':>10s}{'x real time':>13s}")
+    print(
+        f"{'bare faster-whisper transcribe':34s}{bare['run_s']:10.1f}{bare['run_s'] / audio_s:13.4f}"
+    )
+    print(
+        f"{'coach score (whole pipeline)':34s}{coach['run_s']:10.1f}{coach['run_s'] / audio_s:13.4f}"
+    )
+    print(
+        f"{'  of which ASR (word times)':34s}{coach['asr_s']:10.1f}{coach['asr_s'] / audio_s:13.4f}"
+    )
+    print(f"{'  decode, VAD, pitch, energy':34s}{coach['features_s']:10.1f}"
+          f"{coach['features_s'] / audio_s:13.4f}")  # fmt: skip
+    print(f"{'  analysis (fillers, pace...)':34s}{coach['analysis_s']:10.1f}"
+          f"{coach['analysis_s'] / audio_s:13.4f}")  # fmt: skip
+    print(f"{'  report rendering (JSON)':34s}{coach['report_s']:10.2f}"
+          f"{coach['report_s'] / audio_s:13.4f}")  # fmt: skip
+    print(f"\ncoach beyond the bare transcription: {beyond:+.1f} s "
+          f"({beyond / bare['run_s']:+.0%} of it)")  # fmt: skip
+    print(
+        f"coach beyond its own ASR: {coach['run_s'] - coach['asr_s']:.1f} s "
+        f"({(coach['run_s'] - coach['asr_s']) / bare['run_s']:.0%} of the bare transcription)"
+    )
+    print(f"model load: bare {bare['load_s']:.2f} s, coach {coach['load_s']:.2f} s")
+    print(f"peak memory (max RSS): bare {bare['max_rss_mb']:.0f} MB, "
+          f"coach {coach['max_rss_mb']:.0f} MB")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

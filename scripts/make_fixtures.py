@@ -1,0 +1,557 @@
+"""Generate coach's test fixtures into audio_fixtures/ with a manifest of what each holds.
+
+Speech comes from the Piper voice en_US-joe-medium with the generator noise turned off
+(``noise_scale = noise_w_scale = 0``), which makes synthesis deterministic. Every phrase is
+synthesised on its own, resampled to 16 kHz, trimmed to where its sound starts and ends,
+and joined to the next with digital silence of a known length, so the start and end of
+every phrase, filler and silence is known to the sample. Tones and noise come from numpy.
+
+Run from the repository root (re-running writes the same bytes)::
+
+    .venv/bin/python scripts/make_fixtures.py
+
+The files are committed, so keep them small: 16 kHz mono 16-bit wav unless a test needs
+another format.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import re
+import wave
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_VOICE = ROOT / "models" / "en_US-joe-medium" / "en_US-joe-medium.onnx"
+DEFAULT_OUT = ROOT / "audio_fixtures"
+
+SR = 16000
+"""Sample rate of every fixture except stereo_44k.flac, Hz."""
+SPEECH_PEAK = 0.5
+"""Peak level of each speech phrase (Piper normalises each phrase to full scale first)."""
+FILLER_PEAK = 0.4
+"""Peak level of each filled pause: a little quieter than the words around it."""
+TRIM_DB = -45.0
+"""A phrase's sound starts at the first 10 ms frame above this level (dB re full scale)
+and ends after the last one; quieter edges are cut off before the phrase is placed."""
+INNER_GAP_S = 0.1
+"""Stretches inside a phrase below TRIM_DB at least this long (s) are listed in the
+manifest as inner gaps (Piper pauses briefly at commas)."""
+FILLER_LENGTH_SCALE = 2.0
+"""Piper length scale for filled pauses: a drawn-out "um"/"uh" as people say them."""
+
+GAP_S = {
+    "lead": 0.5,  # before the first phrase
+    "join": 0.2,  # around fillers: shorter than the 0.25 s pause floor, so not a pause
+    "sentence": 0.4,  # between sentences
+    "clause": 0.4,  # after a comma
+    "long": 2.0,  # long pause at a sentence end
+    "within_clause": 1.6,  # hesitation in the middle of a clause
+    "tail": 0.5,  # after the last phrase (padded up to a whole 30 ms frame)
+}
+"""Silence lengths in seconds, by where the silence falls."""
+
+_TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)*")
+
+
+def _tokens(text: str) -> list[str]:
+    """Lower-case word tokens, counted the way coach.transcript.tokens counts them."""
+    return _TOKEN_RE.findall(text.lower().replace("’", "'"))
+
+
+# --- the practice talk --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Say:
+    """A phrase of words."""
+
+    text: str
+    hedges: tuple[str, ...] = ()
+    """Hedges the phrase contains (coach.analysis.disfluency.HEDGES phrases)."""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Filled:
+    """A filled pause ("um", "uh"), synthesised as a phrase of its own."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Discourse:
+    """A discourse filler ("you know,", "like,"), synthesised as a phrase of its own."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Digital silence of GAP_S[position] seconds."""
+
+    position: str
+
+
+TALK: list[Say | Filled | Discourse | Gap] = [
+    Say("Good morning everyone."),
+    Gap("sentence"),
+    Say("Today I want to make the case for code review on every pull request."),
+    Gap("long"),
+    Say("Last year we merged 140 changes without a second pair of eyes,"),
+    Gap("join"),
+    Filled("um"),
+    Gap("join"),
+    Say("and 23 of them broke the build."),
+    Gap("sentence"),
+    Say("That cost us about 60 hours of firefighting."),
+    Gap("sentence"),
+    Say("A careful review takes,"),
+    Gap("join"),
+    Discourse("you know,"),
+    Gap("join"),
+    Say("20 minutes on average."),
+    Gap("sentence"),
+    Say("I think the trade is", hedges=("i think",)),
+    Gap("within_clause"),
+    Say("clearly worth it."),
+    Gap("long"),
+    Say("Tools like GitHub and Gerrit make the process easy.", note='"like" is a preposition'),
+    Gap("sentence"),
+    Say("We would"),
+    Gap("join"),
+    Filled("uh"),
+    Gap("join"),
+    Say("start with one reviewer per change,"),
+    Gap("clause"),
+    Say("and maybe add a second reviewer for the payment service.", hedges=("maybe",)),
+    Gap("sentence"),
+    Filled("um"),
+    Gap("join"),
+    Say("the checklist covers tests and naming and security."),
+    Gap("sentence"),
+    Say("Reviews also spread knowledge,"),
+    Gap("join"),
+    Discourse("like,"),
+    Gap("join"),
+    Say("new hires learn our style much faster."),
+    Gap("long"),
+    Filled("uh"),
+    Gap("join"),
+    Say("Let's just try it for two weeks.", hedges=("just",)),
+    Gap("sentence"),
+    Say("Thank you."),
+]
+"""The practice talk, phrase by phrase (a lead and a tail silence are added)."""
+
+CLEAN_SENTENCE = "Clear reviews help the whole team ship better software every week."
+
+
+# --- audio helpers --------------------------------------------------------------------------
+
+
+class Voice:
+    """Deterministic Piper synthesis to 16 kHz float32."""
+
+    def __init__(self, onnx_path: Path) -> None:
+        from piper import PiperVoice
+
+        if not onnx_path.exists():
+            raise SystemExit(f"{onnx_path}: Piper voice not found (run `make models`)")
+        self.voice = PiperVoice.load(str(onnx_path))
+        self.name = onnx_path.stem
+
+    def say(self, text: str, *, length_scale: float | None = None) -> np.ndarray:
+        """Synthesise one phrase: 16 kHz float32, peak 1.0, untrimmed."""
+        import librosa
+        from piper.config import SynthesisConfig
+
+        cfg = SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0, length_scale=length_scale)
+        chunks = list(self.voice.synthesize(text, syn_config=cfg))
+        audio = np.concatenate([c.audio_float_array for c in chunks]).astype(np.float64)
+        rate = chunks[0].sample_rate
+        audio = librosa.resample(audio, orig_sr=rate, target_sr=SR, res_type="soxr_hq")
+        return (audio / np.max(np.abs(audio))).astype(np.float32)
+
+
+def _frame_db(x: np.ndarray, hop: int = SR // 100) -> np.ndarray:
+    n = x.size // hop
+    frames = x[: n * hop].reshape(n, hop).astype(np.float64)
+    return 20 * np.log10(np.maximum(np.sqrt((frames**2).mean(axis=1)), 1e-9))
+
+
+def trim(x: np.ndarray) -> tuple[np.ndarray, list[tuple[float, float]]]:
+    """Cut a phrase to its first..last 10 ms frame above TRIM_DB.
+
+    Returns:
+        (trimmed samples, inner gaps as (start, end) in seconds from the trimmed start).
+    """
+    hop = SR // 100
+    loud = _frame_db(x, hop) > TRIM_DB
+    idx = np.flatnonzero(loud)
+    a, b = int(idx[0]), int(idx[-1]) + 1
+    inner = []
+    seg = np.concatenate([[True], loud[a:b], [True]])
+    edges = np.flatnonzero(np.diff(seg.astype(np.int8)))
+    for s, e in zip(edges[::2], edges[1::2], strict=True):
+        if (e - s) * hop / SR >= INNER_GAP_S:
+            inner.append((round(s * hop / SR, 3), round(e * hop / SR, 3)))
+    return x[a * hop : b * hop], inner
+
+
+def to_int16(x: np.ndarray) -> np.ndarray:
+    return np.round(np.clip(x, -1.0, 1.0) * 32767.0).astype(np.int16)
+
+
+def wav_bytes(pcm: np.ndarray, rate: int = SR) -> bytes:
+    """16-bit PCM wav (plain 44-byte header) of int16 samples, mono or (n, channels)."""
+    channels = 1 if pcm.ndim == 1 else pcm.shape[1]
+    buf = io.BytesIO()
+    with wave.open(buf, "wb") as w:
+        w.setnchannels(channels)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(pcm.astype("<i2").tobytes())
+    return buf.getvalue()
+
+
+def sec(n: int) -> float:
+    """Samples at 16 kHz to seconds, rounded to the sample (1/16000 s is 0.0000625 s)."""
+    return round(n / SR, 7)
+
+
+# --- fixture builders -----------------------------------------------------------------------
+
+
+def _show(path: Path) -> Path:
+    return path.relative_to(ROOT) if path.resolve().is_relative_to(ROOT) else path
+
+
+class Writer:
+    """Writes files into the fixture folder and keeps the manifest."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.entries: dict[str, dict] = {}
+        out.mkdir(parents=True, exist_ok=True)
+
+    def write(self, name: str, data: bytes, entry: dict) -> None:
+        path = self.out / name
+        path.write_bytes(data)
+        entry = {"file": name, "bytes": len(data), **entry}
+        entry["sha256"] = hashlib.sha256(data).hexdigest()
+        self.entries[name] = entry
+        seconds = f"{entry['duration_s']:.3f} s" if "duration_s" in entry else ""
+        print(f"wrote {_show(path)}  {len(data):>8} bytes  {seconds}")
+
+
+def build_talk(voice: Voice) -> tuple[np.ndarray, dict]:
+    """The practice talk: samples and its manifest entry."""
+    parts: list[np.ndarray] = []
+    pos = 0
+    segments: list[dict] = []
+    fillers: list[dict] = []
+    hedges: list[dict] = []
+    lexical = 0
+
+    def silence(position: str, seconds: float) -> None:
+        nonlocal pos
+        n = int(round(seconds * SR))
+        parts.append(np.zeros(n, np.float32))
+        segments.append({"kind": "silence", "position": position, "start_s": sec(pos),
+                         "end_s": sec(pos + n), "duration_s": sec(n)})  # fmt: skip
+        pos += n
+
+    silence("lead", GAP_S["lead"])
+    for item in TALK:
+        if isinstance(item, Gap):
+            silence(item.position, GAP_S[item.position])
+            continue
+        if isinstance(item, Filled):
+            audio, inner = trim(voice.say(item.text, length_scale=FILLER_LENGTH_SCALE))
+            audio = audio * FILLER_PEAK
+            kind = "filled_pause"
+        else:
+            audio, inner = trim(voice.say(item.text))
+            audio = audio * SPEECH_PEAK
+            kind = "discourse_filler" if isinstance(item, Discourse) else "speech"
+        start, end = sec(pos), sec(pos + audio.size)
+        words = _tokens(item.text)
+        seg = {"kind": kind, "text": item.text, "start_s": start, "end_s": end,
+               "duration_s": sec(audio.size), "tokens": len(words)}  # fmt: skip
+        if inner:
+            seg["inner_gaps"] = [[round(start + a, 3), round(start + b, 3)] for a, b in inner]
+        if isinstance(item, Say):
+            lexical += len(words)
+            if item.hedges:
+                seg["hedges"] = list(item.hedges)
+            if item.note:
+                seg["note"] = item.note
+            for h in item.hedges:
+                hedges.append({"text": h, "phrase_start_s": start, "phrase_end_s": end})
+        else:
+            canon = " ".join(words)
+            fillers.append({"text": canon, "kind": kind.replace("_filler", ""),
+                            "start_s": start, "end_s": end})  # fmt: skip
+        segments.append(seg)
+        parts.append(audio.astype(np.float32))
+        pos += audio.size
+    # tail: at least GAP_S["tail"], padded so the clip is a whole number of 30 ms frames
+    n_tail = int(round(GAP_S["tail"] * SR))
+    n_tail += (-(pos + n_tail)) % 480
+    silence("tail", n_tail / SR)
+    samples = np.concatenate(parts)
+
+    spoken = [s for s in segments if s["kind"] != "silence"]
+    first, last = spoken[0]["start_s"], spoken[-1]["end_s"]
+    pauses = [
+        s for s in segments
+        if s["kind"] == "silence" and s["position"] not in ("lead", "tail", "join")
+    ]  # fmt: skip
+    filled = [f for f in fillers if f["kind"] == "filled_pause"]
+    disc = [f for f in fillers if f["kind"] == "discourse"]
+    inner_max = max((b - a for s in spoken for a, b in s.get("inner_gaps", [])), default=0.0)
+
+    def counts(items: list[dict]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for it in items:
+            out[it["text"]] = out.get(it["text"], 0) + 1
+        return out
+
+    entry = {
+        "description": (
+            "A practice talk arguing for code review, built phrase by phrase from Piper "
+            "speech with inserted digital silences. Filled pauses and discourse fillers are "
+            "phrases of their own, set off by 0.2 s joins; 0.4 s between sentences and after "
+            "the clause comma; three 2.0 s pauses at sentence ends; one 1.6 s pause inside "
+            "the clause 'I think the trade is ... clearly worth it.'"
+        ),
+        "sample_rate_hz": SR,
+        "channels": 1,
+        "format": "wav pcm_s16le",
+        "samples": int(samples.size),
+        "duration_s": sec(samples.size),
+        "speech_span_s": [first, last],
+        "segments": segments,
+        "fillers": fillers,
+        "hedges": hedges,
+        "expected": {
+            "lexical_words": lexical,
+            "lexical_words_note": (
+                "tokens of the speech phrases as written (digits count as one word, as "
+                "Whisper writes them); filled pauses and discourse fillers excluded, hedges "
+                "included"
+            ),
+            "filled_pauses": counts(filled),
+            "discourse_fillers": counts(disc),
+            "fillers_total": len(fillers),
+            "hedges": counts(hedges),
+            "pauses_min_s": 0.25,
+            "pauses": len(pauses),
+            "pauses_by_position": counts(
+                [{"text": "sentence" if p["position"] == "long" else p["position"]} for p in pauses]
+            ),  # fmt: skip
+            "long_pauses_min_s": 1.5,
+            "long_pauses": sum(p["duration_s"] >= 1.5 for p in pauses),
+            "pause_total_s": round(sum(p["duration_s"] for p in pauses), 4),
+            "longest_inner_gap_s": round(inner_max, 3),
+            "inner_gap_note": (
+                "inner_gaps are stretches below the trim level inside a phrase (Piper's own "
+                "short pauses); none reaches the 0.25 s pause floor"
+                if inner_max < 0.25
+                else "some inner gaps reach 0.25 s and would count as pauses"
+            ),
+        },
+    }
+    return samples, entry
+
+
+def single_phrase(voice: Voice, text: str) -> tuple[np.ndarray, dict]:
+    audio, inner = trim(voice.say(text))
+    audio = audio * SPEECH_PEAK
+    lead = int(GAP_S["lead"] * SR)
+    n_tail = int(GAP_S["tail"] * SR)
+    n_tail += (-(lead + audio.size + n_tail)) % 480
+    samples = np.concatenate([np.zeros(lead, np.float32), audio, np.zeros(n_tail, np.float32)])
+    start, end = sec(lead), sec(lead + audio.size)
+    seg = {"kind": "speech", "text": text, "start_s": start, "end_s": end,
+           "duration_s": sec(audio.size), "tokens": len(_tokens(text))}  # fmt: skip
+    if inner:
+        seg["inner_gaps"] = [[round(start + a, 3), round(start + b, 3)] for a, b in inner]
+    entry = {
+        "description": "One fluent sentence, no fillers, between 0.5 s silences.",
+        "sample_rate_hz": SR,
+        "channels": 1,
+        "format": "wav pcm_s16le",
+        "samples": int(samples.size),
+        "duration_s": sec(samples.size),
+        "speech_span_s": [start, end],
+        "segments": [
+            {"kind": "silence", "position": "lead", "start_s": 0.0, "end_s": start,
+             "duration_s": start},
+            seg,
+            {"kind": "silence", "position": "tail", "start_s": end,
+             "end_s": sec(samples.size), "duration_s": sec(n_tail)},
+        ],
+        "fillers": [],
+        "expected": {"lexical_words": len(_tokens(text)), "fillers_total": 0, "pauses": 0},
+    }  # fmt: skip
+    return samples, entry
+
+
+def tone(freq_hz: float, seconds: float, *, end_hz: float | None = None) -> np.ndarray:
+    """Sine at ``freq_hz``, or an exponential glide to ``end_hz``; peak 0.5, 10 ms fades."""
+    n = int(seconds * SR)
+    t = np.arange(n) / SR
+    if end_hz is None:
+        phase = 2 * np.pi * freq_hz * t
+    else:
+        r = end_hz / freq_hz
+        phase = 2 * np.pi * freq_hz * seconds / np.log(r) * (r ** (t / seconds) - 1)
+    x = 0.5 * np.sin(phase)
+    fade = int(0.01 * SR)
+    ramp = np.linspace(0.0, 1.0, fade)
+    x[:fade] *= ramp
+    x[-fade:] *= ramp[::-1]
+    return x.astype(np.float32)
+
+
+def flac_stereo_44k(mono16k: np.ndarray) -> bytes:
+    """Left = the clip, right = half of it, at 44.1 kHz, as 16-bit FLAC."""
+    import librosa
+    import soundfile as sf
+
+    up = librosa.resample(mono16k.astype(np.float64), orig_sr=SR, target_sr=44100,
+                          res_type="soxr_hq")  # fmt: skip
+    stereo = np.stack([up, 0.5 * up], axis=1)
+    buf = io.BytesIO()
+    sf.write(buf, to_int16(stereo), 44100, format="FLAC", subtype="PCM_16")
+    return buf.getvalue()
+
+
+def mp3(mono16k: np.ndarray) -> bytes:
+    """Encode to 32 kbit/s mp3 with PyAV (bit-exact flags so re-runs match)."""
+    import av
+
+    buf = io.BytesIO()
+    with av.open(buf, "w", format="mp3", options={"fflags": "+bitexact"}) as out:
+        stream = out.add_stream("libmp3lame", rate=SR, layout="mono")
+        stream.bit_rate = 32000
+        stream.codec_context.flags |= av.codec.context.Flags.bitexact
+        pcm = to_int16(mono16k)
+        step = 1152
+        for i in range(0, pcm.size, step):
+            chunk = pcm[i : i + step][None, :]
+            frame = av.AudioFrame.from_ndarray(chunk, format="s16", layout="mono")
+            frame.sample_rate = SR
+            frame.pts = i
+            for packet in stream.encode(frame):
+                out.mux(packet)
+        for packet in stream.encode(None):
+            out.mux(packet)
+    return buf.getvalue()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--voice", type=Path, default=DEFAULT_VOICE, help="Piper .onnx voice")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="fixture folder")
+    args = parser.parse_args()
+
+    w = Writer(args.out)
+    voice = Voice(args.voice)
+
+    talk, entry = build_talk(voice)
+    entry["voice"] = voice.name
+    w.write("practice_talk.wav", wav_bytes(to_int16(talk)), entry)
+
+    clean, entry = single_phrase(voice, CLEAN_SENTENCE)
+    entry["voice"] = voice.name
+    clean_wav = wav_bytes(to_int16(clean))
+    w.write("clean_sentence.wav", clean_wav, entry)
+
+    w.write("silence.wav", wav_bytes(np.zeros(3 * SR, np.int16)), {
+        "description": "3 s of digital silence (all samples 0).",
+        "sample_rate_hz": SR, "channels": 1, "format": "wav pcm_s16le",
+        "samples": 3 * SR, "duration_s": 3.0, "segments": [], "fillers": [],
+    })  # fmt: skip
+    rng = np.random.default_rng(20240601)
+    noise = rng.normal(0.0, 0.003, 3 * SR)
+    w.write("noise.wav", wav_bytes(to_int16(noise)), {
+        "description": "3 s of low white noise (Gaussian, RMS 0.003 = about -50 dBFS, seed "
+                       "20240601); no speech.",
+        "sample_rate_hz": SR, "channels": 1, "format": "wav pcm_s16le",
+        "samples": 3 * SR, "duration_s": 3.0, "rms": 0.003, "segments": [], "fillers": [],
+    })  # fmt: skip
+    w.write("tone_220hz.wav", wav_bytes(to_int16(tone(220.0, 2.0))), {
+        "description": "2 s sine at 220 Hz, peak 0.5, 10 ms linear fades.",
+        "sample_rate_hz": SR, "channels": 1, "format": "wav pcm_s16le",
+        "samples": 2 * SR, "duration_s": 2.0, "pitch_hz": 220.0,
+    })  # fmt: skip
+    w.write("tone_glide.wav", wav_bytes(to_int16(tone(150.0, 2.0, end_hz=300.0))), {
+        "description": "2 s exponential glide from 150 Hz to 300 Hz (one octave, uniform in "
+                       "semitones: std 12/sqrt(12) = 3.46 st), peak 0.5, 10 ms fades.",
+        "sample_rate_hz": SR, "channels": 1, "format": "wav pcm_s16le",
+        "samples": 2 * SR, "duration_s": 2.0, "pitch_start_hz": 150.0, "pitch_end_hz": 300.0,
+    })  # fmt: skip
+    w.write("stereo_44k.flac", flac_stereo_44k(clean), {
+        "description": "clean_sentence at 44.1 kHz stereo FLAC: left = clean_sentence, right "
+                       "= 0.5 x clean_sentence, so averaging the channels gives 0.75 x "
+                       "clean_sentence.",
+        "sample_rate_hz": 44100, "channels": 2, "format": "flac",
+        "duration_s": sec(clean.size), "source": "clean_sentence.wav", "mono_gain": 0.75,
+    })  # fmt: skip
+    try:
+        short = talk[: 10 * SR]
+        w.write("practice_short.mp3", mp3(short), {
+            "description": "First 10 s of practice_talk as 32 kbit/s mono mp3 (16 kHz).",
+            "sample_rate_hz": SR, "channels": 1, "format": "mp3",
+            "duration_s": 10.0, "source": "practice_talk.wav",
+        })  # fmt: skip
+    except Exception as exc:  # noqa: BLE001 - optional: any encoder failure skips it
+        print(f"skipped practice_short.mp3 ({exc})")
+
+    w.write("empty.wav", b"", {"description": "0 bytes.", "bad": True})
+    w.write("not_audio.wav", b"This is a text file, not audio. coach should say so.\n", {
+        "description": "A text file named .wav.", "bad": True,
+    })  # fmt: skip
+    cut = int(len(clean_wav) * 0.3)
+    w.write("truncated.wav", clean_wav[:cut], {
+        "description": "The first 30 % of clean_sentence.wav's bytes: the header is intact and "
+                       "still claims the full length, the data stops early.",
+        "bad": True, "sample_rate_hz": SR, "channels": 1,
+        "header_samples": clean.size, "samples": (cut - 44) // 2,
+        "duration_s": sec((cut - 44) // 2), "source": "clean_sentence.wav",
+    })  # fmt: skip
+    w.write("zero_length.wav", wav_bytes(np.zeros(0, np.int16)), {
+        "description": "A valid 44-byte wav header with 0 samples.", "bad": True,
+        "sample_rate_hz": SR, "channels": 1, "samples": 0, "duration_s": 0.0,
+    })  # fmt: skip
+
+    manifest = {
+        "generator": "scripts/make_fixtures.py",
+        "voice": voice.name,
+        "sample_rate_hz": SR,
+        "trim_db": TRIM_DB,
+        "gap_s": GAP_S,
+        "note": (
+            "Times are exact sample positions in seconds: each phrase was trimmed to its "
+            f"first..last 10 ms frame above {TRIM_DB:.0f} dBFS before it was placed; "
+            "silences are digital zeros."
+        ),
+        "fixtures": w.entries,
+    }
+    path = args.out / "manifest.json"
+    path.write_text(json.dumps(manifest, indent=1) + "\n")
+    total = sum(e["bytes"] for e in w.entries.values()) + path.stat().st_size
+    print(f"wrote {_show(path)}  ({len(w.entries)} fixtures, {total} bytes in all)")
+
+
+if __name__ == "__main__":
+    main()
