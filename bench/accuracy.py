@@ -119,6 +119,10 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--eval", type=Path, default=Path("../shared/eval"))
     ap.add_argument("--asr-model", default="tiny.en")
+    ap.add_argument("--beam-size", type=int, default=AsrOptions.beam_size)
+    ap.add_argument("--threads", type=int, default=AsrOptions.cpu_threads)
+    ap.add_argument("--repetition-penalty", type=float, default=AsrOptions.repetition_penalty)
+    ap.add_argument("--temperatures", type=float, nargs="+", default=AsrOptions.temperatures)
     ap.add_argument("--detail", action="store_true", help="print every clip")
     args = ap.parse_args()
     truth_path = args.eval / "truth.json"
@@ -126,7 +130,15 @@ def main() -> int:
         print(f"bench: no {truth_path}; pass --eval DIR", file=sys.stderr)
         return 2
     truth = json.loads(truth_path.read_text())
-    base = ScoreOptions(asr=AsrOptions(model=args.asr_model))
+    base = ScoreOptions(
+        asr=AsrOptions(
+            model=args.asr_model,
+            beam_size=args.beam_size,
+            cpu_threads=args.threads,
+            temperatures=tuple(args.temperatures),
+            repetition_penalty=args.repetition_penalty,
+        )
+    )
     configs = [
         ("plain whisper", replace(base, asr=replace(base.asr, initial_prompt=None),
                                   acoustic=AcousticOptions(enabled=False))),

@@ -32,7 +32,7 @@ def _score_in_worker(path: str) -> ClipReport:
 
 def score_many(
     paths: list[Path],
-    options: ScoreOptions = ScoreOptions(),
+    options: ScoreOptions | None = None,
     *,
     jobs: int = 1,
     transcriber: Transcriber | None = None,
@@ -48,9 +48,13 @@ def score_many(
         transcriber: an already loaded recogniser for ``jobs == 1`` (loaded here if None).
         on_done: called with each report as soon as it is finished (any order).
 
+    Yields:
+        One ClipReport per path, in the order of ``paths``.
+
     Raises:
         ModelError: the recogniser cannot be loaded (before any file is scored).
     """
+    options = options or ScoreOptions()
     if jobs <= 1 or len(paths) <= 1:
         t = transcriber or Transcriber.load(options.asr)
         for p in paths:
@@ -60,7 +64,7 @@ def score_many(
             yield report
         return
     jobs = min(jobs, len(paths))
-    threads = max(1, (os.cpu_count() or 2) // jobs)
+    threads = options.asr.cpu_threads or max(1, (os.cpu_count() or 2) // jobs)
     worker_options = replace(options, asr=replace(options.asr, cpu_threads=threads))
     # Load once here first so a missing model fails fast with one clear line.
     Transcriber.load(worker_options.asr)

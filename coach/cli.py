@@ -7,6 +7,7 @@ import logging
 import os
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from coach import __version__
@@ -63,6 +64,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="tiny.en (default), base, or a faster-whisper model folder",
     )  # fmt: skip
     sc.add_argument("-j", "--jobs", type=_positive_int, default=1, help="worker processes")
+    sc.add_argument(
+        "--threads", type=_positive_int, default=None,
+        help="ASR threads per process (default: half the CPUs, split between jobs)",
+    )  # fmt: skip
+    sc.add_argument(
+        "--beam-size", type=_positive_int, default=1,
+        help="ASR beam width (default 1, greedy; 5 is Whisper's usual)",
+    )  # fmt: skip
     sc.add_argument(
         "--pause", type=_positive_float, default=0.25, metavar="S",
         help="shortest silent gap counted as a pause, seconds (default 0.25)",
@@ -132,10 +141,11 @@ def _score(args: argparse.Namespace) -> int:
     from coach.score import ScoreOptions
     from coach.vad import VadOptions
 
+    asr = AsrOptions(model=args.asr_model, beam_size=args.beam_size, cpu_threads=args.threads or 0)
+    if args.plain_asr:
+        asr = replace(asr, initial_prompt=None)
     options = ScoreOptions(
-        asr=AsrOptions(
-            model=args.asr_model, **({"initial_prompt": None} if args.plain_asr else {})
-        ),
+        asr=asr,
         vad=VadOptions(aggressiveness=args.vad),
         pauses=PauseOptions(min_pause_s=args.pause, long_pause_s=args.long_pause),
         pace=PaceOptions(band_wpm=tuple(args.pace_band)),

