@@ -435,23 +435,42 @@ def flac_stereo_44k(mono16k: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
-def mp3(mono16k: np.ndarray) -> bytes:
-    """Encode to 32 kbit/s mp3 with PyAV (bit-exact flags so re-runs match)."""
-    import av
+def encode(
+    mono16k: np.ndarray, *, container: str, codec: str, rate: int = SR, bit_rate: int = 32000
+) -> bytes:
+    """Encode mono audio with PyAV (bit-exact flags so re-runs match).
 
+    Args:
+        mono16k: float samples at 16 kHz.
+        container: FFmpeg muxer name (mp3, ipod for .m4a, ogg).
+        codec: encoder name (libmp3lame, aac, libopus).
+        rate: encoder sample rate in Hz (the audio is resampled to it; opus needs 48000).
+        bit_rate: target bit rate in bit/s.
+    """
+    import av
+    import librosa
+
+    pcm_f = mono16k.astype(np.float64)
+    if rate != SR:
+        pcm_f = librosa.resample(pcm_f, orig_sr=SR, target_sr=rate, res_type="soxr_hq")
+    pcm = to_int16(pcm_f)
     buf = io.BytesIO()
-    with av.open(buf, "w", format="mp3", options={"fflags": "+bitexact"}) as out:
-        stream = out.add_stream("libmp3lame", rate=SR, layout="mono")
-        stream.bit_rate = 32000
+    with av.open(buf, "w", format=container, options={"fflags": "+bitexact"}) as out:
+        stream = out.add_stream(codec, rate=rate, layout="mono")
+        stream.bit_rate = bit_rate
         stream.codec_context.flags |= av.codec.context.Flags.bitexact
-        pcm = to_int16(mono16k)
-        step = 1152
+        resampler = av.AudioResampler(format=stream.codec_context.format, layout="mono", rate=rate)
+        step = 960
         for i in range(0, pcm.size, step):
-            chunk = pcm[i : i + step][None, :]
-            frame = av.AudioFrame.from_ndarray(chunk, format="s16", layout="mono")
-            frame.sample_rate = SR
+            frame = av.AudioFrame.from_ndarray(pcm[i : i + step][None, :], format="s16",
+                                               layout="mono")  # fmt: skip
+            frame.sample_rate = rate
             frame.pts = i
-            for packet in stream.encode(frame):
+            for rframe in resampler.resample(frame):
+                for packet in stream.encode(rframe):
+                    out.mux(packet)
+        for rframe in resampler.resample(None):
+            for packet in stream.encode(rframe):
                 out.mux(packet)
         for packet in stream.encode(None):
             out.mux(packet)
@@ -509,13 +528,28 @@ def main() -> None:
     })  # fmt: skip
     try:
         short = talk[: 10 * SR]
-        w.write("practice_short.mp3", mp3(short), {
+        w.write("practice_short.mp3", encode(short, container="mp3", codec="libmp3lame"), {
             "description": "First 10 s of practice_talk as 32 kbit/s mono mp3 (16 kHz).",
             "sample_rate_hz": SR, "channels": 1, "format": "mp3",
             "duration_s": 10.0, "source": "practice_talk.wav",
         })  # fmt: skip
     except Exception as exc:  # noqa: BLE001 - optional: any encoder failure skips it
         print(f"skipped practice_short.mp3 ({exc})")
+
+    for name, container, codec, rate in (
+        ("clean_sentence.m4a", "ipod", "aac", SR),
+        ("clean_sentence.ogg", "ogg", "libopus", 48000),
+    ):
+        try:
+            data = encode(clean, container=container, codec=codec, rate=rate)
+        except Exception as exc:  # noqa: BLE001 - optional: any encoder failure skips it
+            print(f"skipped {name} ({exc})")
+            continue
+        w.write(name, data, {
+            "description": f"clean_sentence as {codec} in {container} at {rate} Hz mono.",
+            "sample_rate_hz": rate, "channels": 1, "format": f"{container} {codec}",
+            "duration_s": sec(clean.size), "source": "clean_sentence.wav",
+        })  # fmt: skip
 
     w.write("empty.wav", b"", {"description": "0 bytes.", "bad": True})
     w.write("not_audio.wav", b"This is a text file, not audio. coach should say so.\n", {

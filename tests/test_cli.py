@@ -85,18 +85,24 @@ def test_batch_with_bad_files_goes_on(tmp_path: Path, capsys: pytest.CaptureFixt
     folder = tmp_path / "clips"
     folder.mkdir()
     for name in ("clean_sentence.wav", "empty.wav", "not_audio.wav", "truncated.wav",
-                 "zero_length.wav", "stereo_44k.flac", "practice_short.mp3"):  # fmt: skip
+                 "zero_length.wav", "stereo_44k.flac", "practice_short.mp3",
+                 "clean_sentence.m4a", "clean_sentence.ogg"):  # fmt: skip
         shutil.copy(FIXTURES / name, folder / name)
     out_csv = tmp_path / "out.csv"
     code, out, err = run(capsys, "score", str(folder), str(tmp_path / "missing.wav"),
                          "-f", "csv", "-o", str(out_csv))  # fmt: skip
     assert code == 1
     rows = {Path(r["file"]).name: r for r in csv.DictReader(io.StringIO(out_csv.read_text()))}
-    assert len(rows) == 8
+    assert len(rows) == 10
     assert rows["clean_sentence.wav"]["error"] == ""
     assert int(rows["clean_sentence.wav"]["word_count"]) >= 9
     assert rows["stereo_44k.flac"]["error"] == ""
     assert rows["practice_short.mp3"]["error"] == ""
+    for name in ("clean_sentence.m4a", "clean_sentence.ogg"):
+        assert rows[name]["error"] == "", name
+        assert (
+            abs(int(rows[name]["word_count"]) - int(rows["clean_sentence.wav"]["word_count"])) <= 1
+        )
     assert rows["truncated.wav"]["error"] == ""  # decodes what is there
     for bad in ("empty.wav", "not_audio.wav", "zero_length.wav", "missing.wav"):
         assert rows[bad]["error"], bad
