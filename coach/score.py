@@ -149,7 +149,9 @@ def analyze(
         words, filler_idx, tracks, options=options.acoustic
     )
     lexical = fillers.lexical_words(words, filler_idx)
-    pause_stats = pauses.pauses(words, tracks.voiced, frame_s=vad_frame_s, options=options.pauses)
+    pause_stats = pauses.pauses(
+        words, tracks.voiced, frame_s=vad_frame_s, rms_db=tracks.rms_db, options=options.pauses
+    )
     pace_stats = pace.pace(lexical, pause_total_s=pause_stats.total_s, options=options.pace)
     start, end = pace.speaking_span(words)
     speaking_s = end - start

@@ -19,6 +19,10 @@ class PauseOptions:
     experiments in spontaneous speech", used the 0.25 s floor that most pause studies follow)."""
     long_pause_s: float = 1.5
     """A pause at least this long is a long pause worth flagging."""
+    quiet_db: float = 35.0
+    """Pause edges are pulled out over 10 ms frames more than this many dB below loud
+    speech (95th percentile): webrtcvad keeps calling speech for about 0.1 s after it
+    stops, which would shorten every pause."""
 
     def __post_init__(self) -> None:
         if not 0 < self.min_pause_s <= self.long_pause_s:
@@ -101,8 +105,21 @@ def silent_gaps(
     for a, b in zip(edges[::2], edges[1::2], strict=True):
         ga, gb = (i0 + a) * frame_s, (i0 + b) * frame_s
         if gb - ga >= min_s - 1e-9:
-            gaps.append((round(ga, 3), round(gb, 3)))
+            gaps.append((round(float(ga), 3), round(float(gb), 3)))
     return gaps
+
+
+def _widen(
+    gap: tuple[float, float], rms_db: np.ndarray, *, quiet_below_db: float, lo_s: float, hi_s: float
+) -> tuple[float, float]:
+    """Move a gap's edges outward over quiet 10 ms frames, staying within [lo_s, hi_s]."""
+    a, b = int(round(gap[0] / 0.01)), int(round(gap[1] / 0.01))
+    lo, hi = int(np.ceil(lo_s / 0.01)), min(rms_db.size, int(hi_s / 0.01))
+    while a - 1 >= lo and a - 1 < rms_db.size and rms_db[a - 1] < quiet_below_db:
+        a -= 1
+    while b < hi and rms_db[b] < quiet_below_db:
+        b += 1
+    return round(a * 0.01, 3), round(max(b, a) * 0.01, 3)
 
 
 def _position(words: list[Word], t: float) -> str:
@@ -126,6 +143,7 @@ def pauses(
     voiced: np.ndarray,
     *,
     frame_s: float,
+    rms_db: np.ndarray | None = None,
     options: PauseOptions = PauseOptions(),
 ) -> PauseStats:
     """Silent pauses between the first and the last word.
@@ -138,20 +156,35 @@ def pauses(
         words: all recognised words (fillers too: a filled pause is not silent), time order.
         voiced: bool voice activity per frame.
         frame_s: frame length of ``voiced`` in seconds.
+        rms_db: loudness per 10 ms frame in dB (optional): pause edges are widened over
+            quiet frames.
         options: thresholds.
     """
     stats = PauseStats(threshold_s=options.min_pause_s, long_threshold_s=options.long_pause_s)
     if len(words) < 2:
         return stats
     start, end = words[0].start_s, max(w.end_s for w in words)
-    for a, b in silent_gaps(
-        voiced, frame_s=frame_s, start_s=start, end_s=end, min_s=options.min_pause_s
+    quiet = None
+    if rms_db is not None and rms_db.size:
+        per = max(1, int(round(frame_s / 0.01)))
+        loud = rms_db[: voiced.size * per][np.repeat(voiced, per)[: rms_db.size]]
+        if loud.size:
+            quiet = float(np.percentile(loud, 95)) - options.quiet_db
+    # find gaps a little shorter than the floor too: widening may bring them up to it
+    slack = 2 * frame_s if quiet is not None else 0.0
+    for gap in silent_gaps(
+        voiced, frame_s=frame_s, start_s=start, end_s=end, min_s=options.min_pause_s - slack
     ):
+        a, b = gap
+        if quiet is not None:
+            a, b = _widen(gap, rms_db, quiet_below_db=quiet, lo_s=start, hi_s=end)  # type: ignore[arg-type]
+        if b - a < options.min_pause_s - 1e-9:
+            continue
         pos = _position(words, (a + b) / 2)
-        stats.items.append(Pause(a, b, pos, b - a >= options.long_pause_s - 1e-9))
+        stats.items.append(Pause(a, b, pos, bool(b - a >= options.long_pause_s - 1e-9)))
     stats.count = len(stats.items)
-    stats.long_count = sum(p.long for p in stats.items)
-    stats.total_s = round(sum(p.duration_s for p in stats.items), 3)
+    stats.long_count = int(sum(p.long for p in stats.items))
+    stats.total_s = round(float(sum(p.duration_s for p in stats.items)), 3)
     stats.mean_s = round(stats.total_s / stats.count, 3) if stats.count else 0.0
     stats.at_sentence = sum(p.position == "sentence" for p in stats.items)
     stats.at_clause = sum(p.position == "clause" for p in stats.items)

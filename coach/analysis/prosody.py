@@ -17,6 +17,8 @@ from coach.transcript import Word
 
 HOP_S = 0.01
 """Hop of every per-frame track, in seconds (10 ms)."""
+PIECE_S = 30.0
+"""Longest stretch measured in one librosa call, seconds (bounds memory)."""
 
 
 @dataclass(frozen=True)
@@ -101,16 +103,29 @@ def frame_tracks(
     y = samples[: n * hop]
     frames = y.reshape(n, hop)
     envelope = np.stack([frames.min(axis=1), frames.max(axis=1)], axis=1).astype(np.float32)
-    rms = librosa.feature.rms(y=y, frame_length=400, hop_length=hop, center=True)[0][:n]
-    rms_db = (20 * np.log10(np.maximum(rms, 1e-5))).astype(np.float32)
-    zcr = librosa.feature.zero_crossing_rate(y, frame_length=400, hop_length=hop)[0][:n]
-    if y.size >= 1024:
-        f0 = librosa.yin(
-            y, fmin=options.fmin_hz, fmax=options.fmax_hz, sr=SAMPLE_RATE,
-            frame_length=1024, hop_length=hop,
-        )[:n].astype(np.float32)  # fmt: skip
-    else:
-        f0 = np.full(n, np.nan, np.float32)
+    # librosa frames the whole signal at once (YIN holds ~10 float arrays of 1024 x frames),
+    # so long audio is measured in pieces of PIECE_S to keep memory flat.
+    rms_parts, zcr_parts, f0_parts = [], [], []
+    piece = int(PIECE_S / HOP_S) * hop
+    for i in range(0, y.size, piece):
+        yp = y[i : i + piece]
+        m = yp.size // hop
+        rms_parts.append(
+            librosa.feature.rms(y=yp, frame_length=400, hop_length=hop, center=True)[0][:m]
+        )
+        zcr_parts.append(
+            librosa.feature.zero_crossing_rate(yp, frame_length=400, hop_length=hop)[0][:m]
+        )
+        if yp.size >= 1024:
+            f0_parts.append(librosa.yin(
+                yp, fmin=options.fmin_hz, fmax=options.fmax_hz, sr=SAMPLE_RATE,
+                frame_length=1024, hop_length=hop,
+            )[:m].astype(np.float32))  # fmt: skip
+        else:
+            f0_parts.append(np.full(m, np.nan, np.float32))
+    rms_db = (20 * np.log10(np.maximum(np.concatenate(rms_parts), 1e-5))).astype(np.float32)
+    zcr = np.concatenate(zcr_parts)
+    f0 = np.concatenate(f0_parts)
     # voice activity at 10 ms
     per = max(1, int(round(vad_frame_s / HOP_S)))
     vad10 = np.repeat(voiced, per)[:n]

@@ -1,0 +1,281 @@
+"""Live capture of a talk: record, segment, transcribe as it goes, show live figures.
+
+:class:`TalkRecorder` takes audio frames (from a microphone or the virtual mic), keeps the
+recording (and writes it to a wav as it goes, so Ctrl-C or a vanished device loses
+nothing), cuts utterances with the endpointer, and transcribes each one on a worker thread
+while the person keeps talking. Frame tracks (pitch, loudness) are computed in blocks the
+same way. When the talk ends, only the last utterance is left to transcribe, and the
+report comes from the same :func:`coach.score.analyze` that `coach score` uses.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from coach import SAMPLE_RATE
+from coach.analysis import fillers, prosody
+from coach.asr import Transcriber
+from coach.endpoint import Endpointer, EndpointOptions, Utterance
+from coach.report import ClipReport
+from coach.score import Measured, ScoreOptions, analyze
+from coach.stream import AudioFrame
+from coach.transcript import Word, split_words
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class LiveOptions:
+    """Options of live capture."""
+
+    score: ScoreOptions = field(default_factory=ScoreOptions)
+    """Analysis options, the same as `coach score`'s."""
+    endpoint: EndpointOptions = field(default_factory=EndpointOptions)
+    """Utterance segmentation (hangover etc.)."""
+    feature_block_s: float = 9.99
+    """Audio is measured for pitch and loudness in blocks of about this many seconds
+    (a whole number of 30 ms frames)."""
+    recent_window_s: float = 30.0
+    """The live pace is measured over the last this many seconds of transcribed speech."""
+    min_recent_words: int = 10
+    """Fewer lexical words than this in the window: no live pace and no nudge."""
+
+
+@dataclass(frozen=True)
+class LiveStatus:
+    """What the live display shows, about once a second."""
+
+    elapsed_s: float
+    """Audio received so far, seconds."""
+    words: int
+    """Lexical words transcribed so far."""
+    recent_wpm: float | None
+    """Pace over the recent window, words per minute (None until enough words)."""
+    fillers: int
+    """Fillers found in the transcript so far."""
+    last_filler: str | None
+    """The most recent filler's text."""
+    last_long_pause: tuple[float, float] | None
+    """(start_s, end_s) of the most recent long silent pause."""
+    silence_s: float
+    """How long the speaker has been silent right now, seconds."""
+    speaking: bool
+    """The voice is on right now."""
+    pending_s: float
+    """Speech waiting for transcription, seconds (how far the transcript lags)."""
+    nudge: str | None
+    """A short hint when the recent pace leaves the band, else None."""
+
+
+class TalkRecorder:
+    """Record and measure a talk frame by frame; see the module docstring."""
+
+    def __init__(
+        self,
+        transcriber: Transcriber,
+        options: LiveOptions = LiveOptions(),
+        *,
+        wav_path: Path | None = None,
+    ) -> None:
+        import webrtcvad
+
+        self.options = options
+        self._transcriber = transcriber
+        vad_opts = options.score.vad
+        self._vad = webrtcvad.Vad(vad_opts.aggressiveness)
+        self._frame_s = vad_opts.frame_ms / 1000
+        self._endpointer = Endpointer(options.endpoint, vad_opts)
+        self._flags: list[bool] = []
+        self._feature_frames: list[AudioFrame] = []
+        self._feature_flags: list[bool] = []
+        self._block_frames = max(1, int(options.feature_block_s / self._frame_s))
+        self._received_s = 0.0
+        self._silence_run_s = 0.0
+        self._had_speech = False
+        self._last_long_pause: tuple[float, float] | None = None
+        self._lock = threading.Lock()
+        self._words: list[Word] = []
+        self._tracks: list[prosody.Tracks] = []
+        self._pending_speech_s = 0.0
+        self._jobs: queue.Queue[tuple[str, object] | None] = queue.Queue()
+        self._error: BaseException | None = None
+        self._timings = {"features_s": 0.0, "asr_s": 0.0}
+        self._wav = None
+        if wav_path is not None:
+            import soundfile as sf
+
+            wav_path.parent.mkdir(parents=True, exist_ok=True)
+            self._wav = sf.SoundFile(wav_path, "w", SAMPLE_RATE, 1, subtype="PCM_16")
+        self._worker = threading.Thread(target=self._work, name="coach-live", daemon=True)
+        self._worker.start()
+        self._finished = False
+        self.utterances: list[tuple[float, float, float]] = []
+        """(start_s, speech_end_s, decided_s) of every utterance cut so far."""
+        self.transcribed_at: dict[float, float] = {}
+        """Utterance start_s -> wall-clock time (time.monotonic) its words were ready."""
+
+    # -- input ---------------------------------------------------------------------------
+
+    def feed(self, frame: AudioFrame) -> list[Utterance]:
+        """Take the next frame; returns utterances that closed on it (already queued)."""
+        if self._finished:
+            raise RuntimeError("TalkRecorder.feed after finish()")
+        if self._error is not None:
+            raise self._error
+        if self._wav is not None:
+            self._wav.write(frame.samples)
+        is_speech = self._vad.is_speech(frame.samples.tobytes(), SAMPLE_RATE)
+        self._flags.append(is_speech)
+        self._track_silence(frame, is_speech)
+        self._feature_frames.append(frame)
+        self._feature_flags.append(is_speech)
+        if len(self._feature_frames) >= self._block_frames:
+            self._queue_features()
+        closed = self._endpointer.push(frame, is_speech)
+        for utt in closed:
+            self._queue_utterance(utt)
+        self._received_s = frame.end_s
+        return closed
+
+    def _track_silence(self, frame: AudioFrame, is_speech: bool) -> None:
+        if is_speech:
+            long_s = self.options.score.pauses.long_pause_s
+            if self._had_speech and self._silence_run_s >= long_s:
+                self._last_long_pause = (round(frame.start_s - self._silence_run_s, 2),
+                                         round(frame.start_s, 2))  # fmt: skip
+            self._silence_run_s = 0.0
+            self._had_speech = True
+        else:
+            self._silence_run_s += frame.duration_s
+
+    def _queue_features(self) -> None:
+        if not self._feature_frames:
+            return
+        samples = np.concatenate([f.samples for f in self._feature_frames])
+        flags = np.array(self._feature_flags, bool)
+        self._jobs.put(("features", (samples, flags)))
+        self._feature_frames, self._feature_flags = [], []
+
+    def _queue_utterance(self, utt: Utterance) -> None:
+        with self._lock:
+            self._pending_speech_s += utt.duration_s
+        self.utterances.append((utt.start_s, utt.speech_end_s, utt.decided_s))
+        self._jobs.put(("asr", utt))
+
+    # -- worker --------------------------------------------------------------------------
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            kind, payload = job
+            try:
+                t0 = time.perf_counter()
+                if kind == "features":
+                    samples, flags = payload  # type: ignore[misc]
+                    tracks = prosody.frame_tracks(
+                        samples.astype(np.float32) / 32768.0, flags,
+                        vad_frame_s=self._frame_s, options=self.options.score.prosody,
+                    )  # fmt: skip
+                    with self._lock:
+                        self._tracks.append(tracks)
+                        self._timings["features_s"] += time.perf_counter() - t0
+                else:
+                    utt: Utterance = payload  # type: ignore[assignment]
+                    words = self._transcriber.transcribe(
+                        utt.float32(), offset_s=utt.samples_start_s
+                    )
+                    with self._lock:
+                        self._words.extend(split_words(words))
+                        self._pending_speech_s -= utt.duration_s
+                        self._timings["asr_s"] += time.perf_counter() - t0
+                    self.transcribed_at[utt.start_s] = time.monotonic()
+            except BaseException as exc:  # surfaced on the next feed()/finish()
+                logger.exception("live worker failed")
+                self._error = exc
+                return
+
+    # -- output --------------------------------------------------------------------------
+
+    def status(self) -> LiveStatus:
+        """The live figures (cheap: call it about once a second)."""
+        with self._lock:
+            words = list(self._words)
+            pending = max(0.0, self._pending_speech_s)
+        items, idx = fillers.tag_fillers(words, self.options.score.fillers)
+        lexical = fillers.lexical_words(words, idx)
+        recent_wpm = None
+        nudge = None
+        if lexical:
+            end = lexical[-1].end_s
+            window = self.options.recent_window_s
+            recent = [w for w in lexical if w.start_s >= end - window]
+            span = min(window, end - lexical[0].start_s)
+            if len(recent) >= self.options.min_recent_words and span > 5:
+                recent_wpm = round(len(recent) / span * 60, 0)
+                lo, hi = self.options.score.pace.band_wpm
+                if recent_wpm > hi:
+                    nudge = f"slow down: {recent_wpm:.0f} wpm (aim {lo:.0f}-{hi:.0f})"
+                elif recent_wpm < lo:
+                    nudge = f"pick up the pace: {recent_wpm:.0f} wpm (aim {lo:.0f}-{hi:.0f})"
+        return LiveStatus(
+            elapsed_s=round(self._received_s, 2),
+            words=len(lexical),
+            recent_wpm=recent_wpm,
+            fillers=len(items),
+            last_filler=items[-1].text if items else None,
+            last_long_pause=self._last_long_pause,
+            silence_s=round(self._silence_run_s, 2),
+            speaking=bool(self._flags and self._flags[-1]),
+            pending_s=round(pending, 2),
+            nudge=nudge,
+        )
+
+    @property
+    def had_speech(self) -> bool:
+        """Any voiced frame so far."""
+        return self._had_speech
+
+    def finish(self, *, file: str = "") -> ClipReport:
+        """End the talk: flush, wait for the worker, analyse; safe to call once.
+
+        Returns:
+            The same report `coach score` gives for the recording.
+        """
+        if self._finished:
+            raise RuntimeError("TalkRecorder.finish called twice")
+        self._finished = True
+        for utt in self._endpointer.flush():
+            self._queue_utterance(utt)
+        self._queue_features()
+        self._jobs.put(None)
+        self._worker.join()
+        if self._wav is not None:
+            self._wav.close()
+        if self._error is not None:
+            raise self._error
+        with self._lock:
+            words = sorted(self._words, key=lambda w: w.start_s)
+            tracks = prosody.Tracks.concat(self._tracks)
+            timings = {k: round(v, 3) for k, v in self._timings.items()}
+        measured = Measured(words, tracks, self._received_s, timings)
+        report = analyze(measured, self.options.score, file=file)
+        report.asr_model = self._transcriber.options.model
+        return report
+
+    def close(self) -> None:
+        """Stop the worker and close the wav without analysing (after an error)."""
+        if not self._finished:
+            self._finished = True
+            self._jobs.put(None)
+            self._worker.join(timeout=30)
+        if self._wav is not None and not self._wav.closed:
+            self._wav.close()

@@ -1,0 +1,324 @@
+"""Where speech goes: a speaker, a wav file, or the console as text.
+
+Every sink takes :class:`~coach.tts.SpeechChunk` values one at a time and returns, from an
+injectable clock, the time the chunk's first sample went out, so the latency from a
+finished question to the first audible word can be measured (and tested with a fake
+clock). Use :func:`open_sink` to pick one: a wav file when ``--speak-to`` is given, else
+the speaker, else (no output device) the question text on the console, announced once.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import numpy as np
+
+from coach import SAMPLE_RATE
+from coach.errors import AudioError
+from coach.tts import SpeechChunk
+
+logger = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+"""A function returning the current time in seconds (time.monotonic by default)."""
+
+NO_DEVICE_HINT = "use --speak-to FILE.wav, questions are shown as text"
+"""What to do when there is no speaker; ends every NoOutputDevice message."""
+
+
+class NoOutputDevice(AudioError):
+    """No audio output: sounddevice/PortAudio is missing or there is no output device."""
+
+
+class AudioSink:
+    """Base of the sinks: ``play`` chunks in order, then ``close`` (or use ``with``)."""
+
+    def __init__(self, *, clock: Clock = time.monotonic) -> None:
+        self._clock = clock
+        self.closed = False
+
+    def play(self, chunk: SpeechChunk) -> float:
+        """Send one chunk out; return the clock time its first sample went out (seconds)."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Finish: wait for queued audio, release the device or file. Safe to call twice."""
+        self.closed = True
+
+    def __enter__(self) -> AudioSink:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise AudioError(f"{type(self).__name__} is closed: open a new sink to play speech")
+
+
+def _resample_int16(samples: np.ndarray, from_hz: int, to_hz: int) -> np.ndarray:
+    """int16 mono at ``from_hz`` to int16 mono at ``to_hz`` (soxr, high quality)."""
+    if from_hz == to_hz or samples.size == 0:
+        return samples
+    import soxr
+
+    out = soxr.resample(samples.astype(np.float32) / 32768.0, from_hz, to_hz, quality="HQ")
+    return (np.clip(out, -1.0, 1.0) * 32767.0).astype(np.int16)
+
+
+class WavSink(AudioSink):
+    """Appends every chunk to one 16-bit mono wav file, flushed after each chunk.
+
+    The file's rate is ``sample_rate_hz`` if given, else the first chunk's rate; chunks at
+    another rate are resampled to it. The header is rewritten at every flush, so a crash
+    leaves a readable file holding every chunk played so far.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        sample_rate_hz: int | None = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        """Prepare the file (created at once if ``sample_rate_hz`` is given).
+
+        Raises:
+            AudioError: the folder does not exist or is not writable.
+        """
+        super().__init__(clock=clock)
+        self.path = Path(path)
+        self.sample_rate_hz = sample_rate_hz
+        self.segments: list[tuple[str, float, float]] = []
+        """``(text, start_s, end_s)`` of each chunk within the file, in seconds."""
+        self._file: Any = None
+        self._frames = 0
+        parent = self.path.parent if str(self.path.parent) else Path(".")
+        if not parent.is_dir():
+            raise AudioError(f"{self.path}: folder {parent} does not exist (create it first)")
+        if self.path.is_dir():
+            raise AudioError(f"{self.path}: is a folder; give a file name such as speech.wav")
+        if not os.access(parent, os.W_OK):
+            raise AudioError(f"{self.path}: folder {parent} is not writable")
+        if sample_rate_hz is not None:
+            self._open(sample_rate_hz)
+
+    def _open(self, rate: int) -> None:
+        import soundfile as sf
+
+        try:
+            self._file = sf.SoundFile(
+                str(self.path), "w", samplerate=rate, channels=1, subtype="PCM_16", format="WAV"
+            )
+        except (sf.LibsndfileError, OSError) as exc:
+            raise AudioError(f"{self.path}: cannot write the wav file ({exc})") from exc
+        self.sample_rate_hz = rate
+
+    @property
+    def duration_s(self) -> float:
+        """Length of what has been written so far, in seconds."""
+        return self._frames / self.sample_rate_hz if self.sample_rate_hz else 0.0
+
+    def play(self, chunk: SpeechChunk) -> float:
+        """Append the chunk; return the clock time at which it was written."""
+        self._check_open()
+        if self._file is None:
+            self._open(chunk.sample_rate_hz)
+        assert self.sample_rate_hz is not None
+        t = self._clock()
+        samples = _resample_int16(chunk.samples, chunk.sample_rate_hz, self.sample_rate_hz)
+        start = self._frames
+        self._file.write(samples)
+        self._file.flush()
+        self._frames += samples.size
+        rate = self.sample_rate_hz
+        self.segments.append((chunk.text, start / rate, self._frames / rate))
+        return t
+
+    def close(self) -> None:
+        """Close the file (an empty wav at 16 kHz if nothing was played)."""
+        if self.closed:
+            return
+        if self._file is None:
+            self._open(SAMPLE_RATE)
+        self._file.close()
+        super().close()
+
+
+class SpeakerSink(AudioSink):
+    """Plays chunks through the sound card with sounddevice, one blocking write per chunk.
+
+    ``play`` returns once the chunk is queued in PortAudio's buffer (roughly when its last
+    part starts playing); ``close`` waits for the queue to drain.
+    """
+
+    def __init__(
+        self,
+        device: int | str | None = None,
+        *,
+        sample_rate_hz: int | None = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        """Find the output device (and open the stream if ``sample_rate_hz`` is given).
+
+        Args:
+            device: A sounddevice device index or name substring; None for the default.
+            sample_rate_hz: Rate to open the stream at now; else at the first chunk.
+            clock: Time source for the return value of :meth:`play`.
+
+        Raises:
+            NoOutputDevice: sounddevice or PortAudio is missing, or there is no such
+                output device.
+        """
+        super().__init__(clock=clock)
+        try:
+            import sounddevice as sd
+        except (ImportError, OSError) as exc:  # OSError: PortAudio library not found
+            raise NoOutputDevice(
+                f"no audio output device (sounddevice/PortAudio unavailable: "
+                f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}): "
+                f"{NO_DEVICE_HINT}"
+            ) from exc
+        self._sd = sd
+        self.device = device
+        try:
+            info = sd.query_devices(device, kind="output")
+        except (ValueError, sd.PortAudioError) as exc:
+            raise NoOutputDevice(
+                f"no audio output device ({_first_line(exc)}): {NO_DEVICE_HINT}"
+            ) from exc
+        if not info or int(info.get("max_output_channels", 0)) < 1:
+            raise NoOutputDevice(f"no audio output device: {NO_DEVICE_HINT}")
+        self.device_name = str(info.get("name", device))
+        self._stream: Any = None
+        self._rate: int | None = None
+        self._busy_until = float("-inf")
+        if sample_rate_hz is not None:
+            self._open(sample_rate_hz)
+
+    def _open(self, rate: int) -> None:
+        sd = self._sd
+        if self._stream is not None:
+            self._stream.stop()
+            self._stream.close()
+            self._stream = None
+            self._busy_until = float("-inf")
+        try:
+            stream = sd.OutputStream(samplerate=rate, channels=1, dtype="int16", device=self.device)
+            stream.start()
+        except (ValueError, sd.PortAudioError) as exc:
+            raise NoOutputDevice(
+                f"no audio output device: cannot open {self.device_name} at {rate} Hz "
+                f"({_first_line(exc)}): {NO_DEVICE_HINT}"
+            ) from exc
+        self._stream = stream
+        self._rate = rate
+
+    def play(self, chunk: SpeechChunk) -> float:
+        """Queue the chunk and block until PortAudio has taken all of it.
+
+        Returns:
+            Estimated clock time when the chunk's first sample reaches the speaker, in
+            seconds: the time of the write plus the stream's output latency, or the end
+            of the audio still queued before it, whichever is later.
+
+        Raises:
+            AudioError: the device failed while playing.
+        """
+        self._check_open()
+        if self._stream is None or self._rate != chunk.sample_rate_hz:
+            self._open(chunk.sample_rate_hz)
+        t = self._clock()
+        try:
+            self._stream.write(np.ascontiguousarray(chunk.samples.reshape(-1, 1)))
+        except self._sd.PortAudioError as exc:
+            raise AudioError(f"audio output failed on {self.device_name}: {exc}") from exc
+        latency = float(getattr(self._stream, "latency", 0.0) or 0.0)
+        first_out = max(t + latency, self._busy_until)
+        self._busy_until = first_out + chunk.duration_s
+        return first_out
+
+    def close(self) -> None:
+        """Wait until the queued audio has played, then release the device."""
+        if self.closed:
+            return
+        if self._stream is not None:
+            try:
+                self._stream.stop()  # stop() drains the buffer; abort() would cut it off
+                self._stream.close()
+            except self._sd.PortAudioError as exc:
+                logger.warning("closing the audio output: %s", exc)
+            self._stream = None
+        super().close()
+
+
+class TextSink(AudioSink):
+    """No sound: prints each chunk's text once, for machines with no output device."""
+
+    def __init__(
+        self, console_print: Callable[[str], Any] = print, *, clock: Clock = time.monotonic
+    ) -> None:
+        super().__init__(clock=clock)
+        self._print = console_print
+        self.lines: list[str] = []
+        """The texts printed so far."""
+
+    def play(self, chunk: SpeechChunk) -> float:
+        """Print the chunk's text; return the clock time it was printed."""
+        self._check_open()
+        t = self._clock()
+        self._print(chunk.text)
+        self.lines.append(chunk.text)
+        return t
+
+
+def open_sink(
+    speak_to: str | os.PathLike[str] | None,
+    device: int | str | None = None,
+    *,
+    on_fallback: Callable[[str], Any] | None = None,
+    sample_rate_hz: int | None = None,
+    console_print: Callable[[str], Any] = print,
+    clock: Clock = time.monotonic,
+) -> AudioSink:
+    """Pick where speech goes.
+
+    Args:
+        speak_to: A wav file to write the speech to, or None to use the speaker.
+        device: Output device for the speaker (index or name); None for the default.
+        on_fallback: Told once, with the reason, when there is no output device and the
+            text is printed instead; None logs it as a warning.
+        sample_rate_hz: The voice's rate, to open the file or stream at once (optional).
+        console_print: Where a :class:`TextSink` prints.
+        clock: Time source for every sink's ``play`` return value.
+
+    Returns:
+        A :class:`WavSink` if ``speak_to`` is given, else a :class:`SpeakerSink`, else (no
+        device) a :class:`TextSink`.
+
+    Raises:
+        AudioError: ``speak_to`` cannot be written.
+    """
+    if speak_to is not None:
+        return WavSink(speak_to, sample_rate_hz=sample_rate_hz, clock=clock)
+    try:
+        return SpeakerSink(device, sample_rate_hz=sample_rate_hz, clock=clock)
+    except NoOutputDevice as exc:
+        (on_fallback or logger.warning)(str(exc))
+        return TextSink(console_print, clock=clock)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

@@ -1,0 +1,115 @@
+"""Live capture: the talk recorder fed through the virtual mic, with a scripted recogniser
+built from the fixture manifest (no models) and once with the real tiny.en."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import soundfile as sf
+
+from coach.asr import AsrOptions
+from coach.live import LiveOptions, TalkRecorder
+from coach.stream import file_frames
+from coach.transcript import Word
+
+FIXTURES = Path(__file__).resolve().parent.parent / "audio_fixtures"
+TALK = FIXTURES / "practice_talk.wav"
+ENTRY = json.loads((FIXTURES / "manifest.json").read_text())["fixtures"]["practice_talk.wav"]
+
+
+class ScriptedTranscriber:
+    """Knows the script: returns the manifest's words that fall inside the audio it gets."""
+
+    options = AsrOptions(model="scripted")
+
+    def __init__(self) -> None:
+        self.words: list[Word] = []
+        for seg in ENTRY["segments"]:
+            if seg["kind"] == "silence":
+                continue
+            toks = seg["text"].split()
+            step = (seg["end_s"] - seg["start_s"]) / len(toks)
+            for i, tok in enumerate(toks):
+                a = seg["start_s"] + i * step
+                self.words.append(Word(tok, round(a, 3), round(a + step * 0.9, 3)))
+        self.calls: list[tuple[float, float]] = []
+
+    def transcribe(self, samples, *, regions=None, offset_s: float = 0.0) -> list[Word]:  # type: ignore[no-untyped-def]
+        end = offset_s + samples.size / 16000
+        self.calls.append((offset_s, end))
+        return [w for w in self.words if offset_s <= (w.start_s + w.end_s) / 2 < end]
+
+
+def _run(recorder: TalkRecorder, until_s: float | None = None) -> None:
+    for frame in file_frames(TALK, realtime=False):
+        if until_s is not None and frame.start_s >= until_s:
+            break
+        recorder.feed(frame)
+
+
+def test_live_report_matches_the_script(tmp_path: Path) -> None:
+    asr = ScriptedTranscriber()
+    rec = TalkRecorder(asr, LiveOptions(), wav_path=tmp_path / "talk.wav")  # type: ignore[arg-type]
+    _run(rec)
+    report = rec.finish(file="talk")
+    expected = ENTRY["expected"]
+    assert report.error is None
+    assert report.word_count == expected["lexical_words"]
+    assert report.fillers.filled_pauses == expected["filled_pauses"]
+    assert report.fillers.discourse == expected["discourse_fillers"]
+    assert report.pauses.long_count == expected["long_pauses"]
+    assert report.duration_s == pytest.approx(ENTRY["duration_s"], abs=0.03)
+    # utterances were transcribed one by one, and every word came through exactly once
+    assert len(asr.calls) >= 4
+    assert len(report.words) == len(asr.words)
+    # the recording was written as it went
+    info = sf.info(str(tmp_path / "talk.wav"))
+    assert info.samplerate == 16000 and info.frames / 16000 == pytest.approx(48.57, abs=0.03)
+
+
+def test_live_status_while_talking() -> None:
+    rec = TalkRecorder(ScriptedTranscriber(), LiveOptions())  # type: ignore[arg-type]
+    _run(rec, until_s=30.0)
+    import time
+
+    deadline = time.monotonic() + 10
+    while rec.status().pending_s > 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    st = rec.status()
+    assert st.elapsed_s == pytest.approx(30.0, abs=0.05)
+    assert st.words > 40
+    assert st.fillers >= 2  # "um" at 11.3 s and "you know" at 18.6 s
+    assert st.last_long_pause is not None
+    a, b = st.last_long_pause  # the 2.0 s pause after "clearly worth it." (24.3-26.3 s)
+    assert a == pytest.approx(24.3, abs=0.15) and b == pytest.approx(26.3, abs=0.15)
+    assert st.recent_wpm is not None and 100 < st.recent_wpm < 200
+    rec.close()
+
+
+def test_stopping_mid_talk_keeps_what_was_said(tmp_path: Path) -> None:
+    """Ctrl-C or a vanished device: finish() on what arrived so far."""
+    rec = TalkRecorder(ScriptedTranscriber(), LiveOptions(), wav_path=tmp_path / "t.wav")  # type: ignore[arg-type]
+    _run(rec, until_s=20.0)
+    report = rec.finish(file="half")
+    assert report.error is None
+    assert report.duration_s == pytest.approx(20.0, abs=0.05)
+    assert 40 <= report.word_count <= 60
+    assert sf.info(str(tmp_path / "t.wav")).frames / 16000 == pytest.approx(20.0, abs=0.05)
+
+
+@pytest.mark.models
+def test_live_with_tiny_en_matches_offline_scoring() -> None:
+    from coach.asr import Transcriber
+    from coach.score import score_file
+
+    t = Transcriber.load(AsrOptions())
+    rec = TalkRecorder(t, LiveOptions())
+    _run(rec)
+    live = rec.finish(file=str(TALK))
+    offline = score_file(TALK, t)
+    assert live.error is None
+    assert abs(live.word_count - offline.word_count) <= 5
+    assert abs(live.pace.wpm - offline.pace.wpm) <= 10
+    assert live.pauses.long_count == offline.pauses.long_count
