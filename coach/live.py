@@ -131,6 +131,8 @@ class TalkRecorder:
             raise self._error
         if self._wav is not None:
             self._wav.write(frame.samples)
+            if len(self._flags) % 33 == 0:  # about once a second: header and data on disk
+                self._wav.flush()
         is_speech = self._vad.is_speech(frame.samples.tobytes(), SAMPLE_RATE)
         self._flags.append(is_speech)
         self._track_silence(frame, is_speech)
