@@ -138,6 +138,7 @@ def _score(args: argparse.Namespace) -> int:
     from coach.asr import AsrOptions, Transcriber
     from coach.audio import find_audio_files
     from coach.batch import score_many
+    from coach.render.common import error_line
     from coach.score import ScoreOptions
     from coach.vad import VadOptions
 
@@ -168,10 +169,15 @@ def _score(args: argparse.Namespace) -> int:
     with progress:
         task = progress.add_task("", total=len(paths))
 
+        # The terminal report shows failed clips itself; other outputs get one line each
+        # on stderr.
+        errors_to_stderr = not (args.format == "text" and args.out is None)
+
         def done(report) -> None:  # type: ignore[no-untyped-def]
             progress.update(task, advance=1, description=Path(report.file).name)
-            if report.error:
-                err.print(f"[red]error[/red] {report.error}", highlight=False, soft_wrap=True)
+            if report.error and errors_to_stderr:
+                err.print(f"coach: {error_line(report)}", markup=False, highlight=False,
+                          soft_wrap=True)  # fmt: skip
 
         try:
             for report in score_many(
