@@ -21,6 +21,7 @@ import numpy as np
 
 from coach import SAMPLE_RATE
 from coach.errors import AudioError
+from coach.stream import DeviceError, _sounddevice
 from coach.tts import SpeechChunk
 
 logger = logging.getLogger(__name__)
@@ -32,7 +33,7 @@ NO_DEVICE_HINT = "use --speak-to FILE.wav, questions are shown as text"
 """What to do when there is no speaker; ends every NoOutputDevice message."""
 
 
-class NoOutputDevice(AudioError):
+class NoOutputDevice(DeviceError):
     """No audio output: sounddevice/PortAudio is missing or there is no output device."""
 
 
@@ -183,12 +184,12 @@ class SpeakerSink(AudioSink):
         """
         super().__init__(clock=clock)
         try:
-            import sounddevice as sd
-        except (ImportError, OSError) as exc:  # OSError: PortAudio library not found
+            sd = _sounddevice()
+        except DeviceError as exc:
+            cause = exc.__cause__ or exc
             raise NoOutputDevice(
                 f"no audio output device (sounddevice/PortAudio unavailable: "
-                f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}): "
-                f"{NO_DEVICE_HINT}"
+                f"{_first_line(cause)}): {NO_DEVICE_HINT}"
             ) from exc
         self._sd = sd
         self.device = device
