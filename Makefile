@@ -6,7 +6,7 @@ EVAL ?= ../shared/eval
 # PyAV wheels carry FFmpeg, so decoding needs no system package; list any here.
 APT_PACKAGES :=
 
-.PHONY: setup system venv models test test-fast lint demo bench bench-accuracy bench-speed bench-long fixtures clean
+.PHONY: setup system venv models test test-fast lint demo bench bench-accuracy bench-speed bench-audience bench-long fixtures clean
 
 setup: system venv models  ## everything: system packages, .venv, default models
 
@@ -49,6 +49,9 @@ bench-accuracy: setup  ## filled pauses, word counts, pace and pauses against ..
 
 bench-speed: setup  ## real-time factor and peak memory on >= 10 minutes of audio
 	$(BIN)/python bench/speed.py --eval $(EVAL)
+
+bench-audience: setup  ## 24 audience questions checked: single, grounded, not repeated
+	$(BIN)/python bench/audience.py
 
 bench-long: setup  ## one 60-minute file: time and peak memory of a long recording
 	$(BIN)/python bench/speed.py --eval $(EVAL) --minutes 1 --long-minutes 60
