@@ -3,8 +3,9 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 EVAL ?= ../shared/eval
-# PyAV wheels carry FFmpeg, so decoding needs no system package; list any here.
-APT_PACKAGES :=
+# PyAV wheels carry FFmpeg, so decoding needs no system package. llama-cpp-python builds
+# from source and needs a C++ compiler: build-essential is installed only if g++ is missing.
+APT_PACKAGES := $(if $(shell command -v g++ 2>/dev/null),,build-essential)
 
 .PHONY: setup system venv models test test-fast lint demo bench bench-accuracy bench-speed bench-audience bench-long fixtures clean
 
