@@ -64,6 +64,17 @@ def voiced_flags(
     )
 
 
+def true_runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    """Runs of True in a bool array as ``(start, end)`` index pairs, ``end`` exclusive.
+
+    >>> true_runs(np.array([False, True, True, False, True]))
+    [(1, 3), (4, 5)]
+    """
+    padded = np.concatenate([[False], mask.astype(bool), [False]])
+    edges = np.flatnonzero(np.diff(padded.astype(np.int8)))
+    return [(int(a), int(b)) for a, b in zip(edges[::2], edges[1::2], strict=True)]
+
+
 def flags_to_regions(
     flags: np.ndarray, *, options: VadOptions = VadOptions(), offset_s: float = 0.0
 ) -> list[tuple[float, float]]:
@@ -79,9 +90,7 @@ def flags_to_regions(
     """
     frame_s = options.frame_ms / 1000
     regions: list[list[float]] = []
-    padded = np.concatenate([[False], flags.astype(bool), [False]])
-    edges = np.flatnonzero(np.diff(padded.astype(np.int8)))
-    for start, end in zip(edges[::2], edges[1::2], strict=True):
+    for start, end in true_runs(flags):
         a, b = start * frame_s, end * frame_s
         if regions and a - regions[-1][1] < options.merge_gap_s:
             regions[-1][1] = b

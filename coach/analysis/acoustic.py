@@ -16,6 +16,7 @@ import numpy as np
 from coach.analysis.fillers import FillerItem, filled_pause_form
 from coach.analysis.prosody import HOP_S, Tracks
 from coach.transcript import Word
+from coach.vad import true_runs
 
 
 @dataclass(frozen=True)
@@ -41,13 +42,6 @@ class AcousticOptions:
     """...and a voiced stretch this close (s) to it is taken to be that word, not a filler."""
     near_transcript_s: float = 0.4
     """A stretch this close (s) to a filled pause the recogniser wrote is that one."""
-
-
-def _voiced_runs(f0: np.ndarray) -> list[tuple[int, int]]:
-    ok = ~np.isnan(f0)
-    padded = np.concatenate([[False], ok, [False]])
-    edges = np.flatnonzero(np.diff(padded.astype(np.int8)))
-    return [(int(a), int(b)) for a, b in zip(edges[::2], edges[1::2], strict=True)]
 
 
 def _covered(a: float, b: float, spans: list[tuple[float, float]]) -> float:
@@ -91,7 +85,7 @@ def recover_filled_pauses(
     ]
     reach = options.unplaced_reach_s
     found: list[FillerItem] = []
-    for i, j in _voiced_runs(tracks.f0_hz):
+    for i, j in true_runs(~np.isnan(tracks.f0_hz)):
         a, b = i * HOP_S, j * HOP_S
         dur = b - a
         if not options.min_s <= dur <= options.max_s:

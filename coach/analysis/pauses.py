@@ -8,6 +8,7 @@ import numpy as np
 
 from coach.errors import OptionsError
 from coach.transcript import Word
+from coach.vad import true_runs
 
 
 @dataclass(frozen=True)
@@ -99,10 +100,8 @@ def silent_gaps(
     i1 = min(voiced.size, int(end_s / frame_s))
     if i1 <= i0:
         return []
-    seg = np.concatenate([[True], voiced[i0:i1], [True]])
-    edges = np.flatnonzero(np.diff(seg.astype(np.int8)))
     gaps = []
-    for a, b in zip(edges[::2], edges[1::2], strict=True):
+    for a, b in true_runs(~voiced[i0:i1].astype(bool)):
         ga, gb = (i0 + a) * frame_s, (i0 + b) * frame_s
         if gb - ga >= min_s - 1e-9:
             gaps.append((round(float(ga), 3), round(float(gb), 3)))
