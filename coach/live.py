@@ -242,6 +242,16 @@ class TalkRecorder:
         )
 
     @property
+    def silence_s(self) -> float:
+        """How long the input has been silent right now, seconds (cheap, per frame)."""
+        return self._silence_run_s
+
+    @property
+    def received_s(self) -> float:
+        """Audio received so far, seconds."""
+        return self._received_s
+
+    @property
     def had_speech(self) -> bool:
         """Any voiced frame so far."""
         return self._had_speech

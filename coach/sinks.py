@@ -48,6 +48,9 @@ class AudioSink:
         """Send one chunk out; return the clock time its first sample went out (seconds)."""
         raise NotImplementedError
 
+    def drain(self) -> None:
+        """Wait until everything played so far has been heard (a no-op for files and text)."""
+
     def close(self) -> None:
         """Finish: wait for queued audio, release the device or file. Safe to call twice."""
         self.closed = True
@@ -250,6 +253,12 @@ class SpeakerSink(AudioSink):
         self._busy_until = first_out + chunk.duration_s
         return first_out
 
+    def drain(self) -> None:
+        """Sleep until the audio queued so far has played (so the mic does not hear it)."""
+        wait = self._busy_until - self._clock()
+        if 0 < wait < 3600:
+            time.sleep(wait)
+
     def close(self) -> None:
         """Wait until the queued audio has played, then release the device."""
         if self.closed:
@@ -282,6 +291,43 @@ class TextSink(AudioSink):
         self._print(chunk.text)
         self.lines.append(chunk.text)
         return t
+
+
+class TeeSink(AudioSink):
+    """Plays every chunk on a main sink and copies it to others (the session's wav).
+
+    ``play`` returns the main sink's time; a copy that fails is logged once and dropped,
+    so a full disk never stops the conversation.
+    """
+
+    def __init__(self, main: AudioSink, *copies: AudioSink) -> None:
+        super().__init__(clock=main._clock)
+        self.main = main
+        self.copies = list(copies)
+
+    def play(self, chunk: SpeechChunk) -> float:
+        """Play on the main sink, then copy."""
+        self._check_open()
+        t = self.main.play(chunk)
+        for copy in list(self.copies):
+            try:
+                copy.play(chunk)
+            except AudioError as exc:
+                logger.warning("stopped copying speech to %s: %s", type(copy).__name__, exc)
+                self.copies.remove(copy)
+        return t
+
+    def drain(self) -> None:
+        """Drain the main sink."""
+        self.main.drain()
+
+    def close(self) -> None:
+        """Close every sink."""
+        if self.closed:
+            return
+        for sink in [self.main, *self.copies]:
+            sink.close()
+        super().close()
 
 
 def open_sink(

@@ -122,6 +122,7 @@ def file_frames(
     speed: float = 1.0,
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
+    then_silence_s: float = 0.0,
 ) -> Iterator[AudioFrame]:
     """Play a recording as a virtual microphone: decode it as it goes and yield its frames.
 
@@ -145,6 +146,10 @@ def file_frames(
         speed: Playback speed factor (> 0) when ``realtime``: 2.0 plays twice as fast.
         clock: Monotonic clock in seconds (injectable for tests).
         sleep: Sleep function taking seconds (injectable for tests).
+        then_silence_s: After the recording, go on with this many seconds of digital
+            silence (paced the same way), as a microphone would after the person stops:
+            lets a listener decide the end of a turn from the silence, not from the end
+            of the file. ``math.inf`` never stops.
 
     Returns:
         An iterator of frames; the last partial frame is zero-padded.
@@ -156,8 +161,10 @@ def file_frames(
     frame_n = _frame_len(frame_ms)
     if not (speed > 0 and math.isfinite(speed)):
         raise OptionsError(f"speed must be a positive number (1.0 = real time), not {speed!r}")
+    if not then_silence_s >= 0:
+        raise OptionsError(f"then_silence_s must be >= 0 s, not {then_silence_s!r}")
     probe(path)  # fail now, not at the first frame, on a missing or non-audio file
-    return _file_frames(path, frame_n, realtime, speed, clock, sleep)
+    return _file_frames(path, frame_n, realtime, speed, clock, sleep, then_silence_s)
 
 
 def _file_frames(
@@ -167,6 +174,7 @@ def _file_frames(
     speed: float,
     clock: Callable[[], float],
     sleep: Callable[[float], None],
+    then_silence_s: float = 0.0,
 ) -> Iterator[AudioFrame]:
     block_s = frame_n * _DECODE_BLOCK_FRAMES / SAMPLE_RATE
     frame_s = frame_n / SAMPLE_RATE
@@ -195,6 +203,10 @@ def _file_frames(
         pending = pending[usable:]
     if pending.size:
         yield paced(np.concatenate([pending, np.zeros(frame_n - pending.size, np.int16)]))
+    silent = 0
+    while silent * frame_s < then_silence_s - 1e-9:
+        yield paced(np.zeros(frame_n, np.int16))
+        silent += 1
 
 
 # --- devices -------------------------------------------------------------------------------
@@ -590,6 +602,23 @@ class Microphone:
                 yield AudioFrame(pending[pos : pos + self.frame_n], start / SAMPLE_RATE)
             pending = pending[usable:]
             pending_start += usable
+
+    def discard_pending(self) -> int:
+        """Drop the audio queued but not yet read (what the mic heard while coach spoke).
+
+        Returns:
+            Blocks dropped.
+        """
+        dropped = 0
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return dropped
+            if item is _CLOSED:
+                self._queue.put_nowait(item)
+                return dropped
+            dropped += 1
 
     def _vanished(self) -> DeviceError:
         return DeviceError(

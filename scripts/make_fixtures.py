@@ -5,6 +5,9 @@ Speech comes from the Piper voice en_US-joe-medium with the generator noise turn
 synthesised on its own, resampled to 16 kHz, trimmed to where its sound starts and ends,
 and joined to the next with digital silence of a known length, so the start and end of
 every phrase, filler and silence is known to the sample. Tones and noise come from numpy.
+answers/answer_01.wav ... answer_06.wav are replies to audience questions about the
+practice talk, for ``coach rehearse --answers`` (answer_02 dodges; answer_03 answers the
+follow-up).
 
 Run from the repository root (re-running writes the same bytes)::
 
@@ -153,6 +156,104 @@ TALK: list[Say | Filled | Discourse | Gap] = [
 CLEAN_SENTENCE = "Clear reviews help the whole team ship better software every week."
 
 
+# --- answers to audience questions ----------------------------------------------------------
+
+ANSWER_GAP_S = {
+    "lead": 0.5,  # before the first phrase
+    "join": 0.2,  # around the filled pause, as in the talk
+    "clause": 0.3,  # after a comma
+    "sentence": 0.4,  # between sentences
+    "beat": 0.6,  # a longer breath between sentences
+    "tail": 0.6,  # after the last phrase (padded up to a whole 30 ms frame)
+}
+"""Silence lengths in seconds inside the answer recordings, by where the silence falls."""
+ANSWER_MAX_SILENCE_S = 0.7
+"""Every silence inside an answer stays below this: the live endpointer closes an answer
+after about 0.8-1.2 s of silence, and an answer must reach it as one utterance."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One recorded reply to a question from the rehearsal audience."""
+
+    topic: str
+    """The point of the talk the answer is written for (the questions come from an LLM, so
+    this is the kind of question it fits, not a known question)."""
+    items: tuple[Say | Filled | Gap, ...]
+    dodge: bool = False
+    """True for an answer that avoids the question (no specifics): it should draw a
+    follow-up question."""
+
+
+ANSWERS: list[Answer] = [
+    Answer(
+        "the 23 broken builds and the 60 hours of firefighting",
+        (
+            Say("I checked our CI history."),
+            Gap("sentence"),
+            Say("15 of the 23 breaks were missing tests,"),
+            Gap("clause"),
+            Say("and I logged 60 hours fixing them."),
+        ),
+    ),
+    Answer(
+        "any question: the dodge",
+        (
+            Say("That's a good question."),
+            Gap("sentence"),
+            Say("I'm not sure, I'd have to think about it.", hedges=("i'm not sure",)),
+        ),
+        dodge=True,
+    ),
+    Answer(
+        "the follow-up to the dodge: what the 20 minute reviews cost and how to measure it",
+        (
+            Say("Let me be concrete."),
+            Gap("sentence"),
+            Say("For two weeks,"),
+            Gap("join"),
+            Filled("uh"),
+            Gap("join"),
+            Say("I'd log how long each review takes,"),
+            Gap("clause"),
+            Say("and if it stays under 20 minutes, we keep it."),
+        ),
+    ),
+    Answer(
+        "one reviewer or two, and the payment service",
+        (
+            Say("One reviewer is enough for most changes."),
+            Gap("sentence"),
+            Say("The payment service gets two,"),
+            Gap("clause"),
+            Say("because four of the 23 breaks were in payments."),
+        ),
+    ),
+    Answer(
+        "the checklist and the tools, GitHub and Gerrit",
+        (
+            Say("The checklist covers tests, naming and security."),
+            Gap("beat"),
+            Say("I'll put it in our GitHub template,"),
+            Gap("clause"),
+            Say("and Gerrit shows it on every change."),
+        ),
+    ),
+    Answer(
+        "how new hires learn, and the two-week trial",
+        (
+            Say("Our two newest hires each reviewed ten changes in their first month."),
+            Gap("beat"),
+            Say("After the two-week trial, I'll share the numbers,"),
+            Gap("clause"),
+            Say("and we'll vote on it."),
+        ),
+    ),
+]
+"""Replies for ``coach rehearse --answers``, used in order: answer_02 dodges, answer_03
+answers the follow-up that the dodge should draw."""
+
+
 # --- audio helpers --------------------------------------------------------------------------
 
 
@@ -243,6 +344,7 @@ class Writer:
 
     def write(self, name: str, data: bytes, entry: dict) -> None:
         path = self.out / name
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
         entry = {"file": name, "bytes": len(data), **entry}
         entry["sha256"] = hashlib.sha256(data).hexdigest()
@@ -251,8 +353,31 @@ class Writer:
         print(f"wrote {_show(path)}  {len(data):>8} bytes  {seconds}")
 
 
-def build_talk(voice: Voice) -> tuple[np.ndarray, dict]:
-    """The practice talk: samples and its manifest entry."""
+@dataclass(frozen=True)
+class Placed:
+    """Phrases and silences laid end to end, and what the manifest says about them."""
+
+    samples: np.ndarray
+    segments: list[dict]
+    """Every phrase, filler and silence in order, with exact start and end times."""
+    fillers: list[dict]
+    hedges: list[dict]
+    lexical: int
+    """Tokens of the Say phrases (fillers excluded)."""
+
+
+def assemble(
+    voice: Voice, items: list[Say | Filled | Discourse | Gap], gaps: dict[str, float]
+) -> Placed:
+    """Synthesise ``items`` and lay them out between a lead and a tail silence.
+
+    Args:
+        voice: the Piper voice.
+        items: phrases, fillers and silences in order (no lead or tail: they are added).
+        gaps: silence lengths in seconds by position; must hold "lead" and "tail" and every
+            position a Gap in ``items`` names. The tail is padded up so the clip is a whole
+            number of 30 ms frames.
+    """
     parts: list[np.ndarray] = []
     pos = 0
     segments: list[dict] = []
@@ -268,10 +393,10 @@ def build_talk(voice: Voice) -> tuple[np.ndarray, dict]:
                          "end_s": sec(pos + n), "duration_s": sec(n)})  # fmt: skip
         pos += n
 
-    silence("lead", GAP_S["lead"])
-    for item in TALK:
+    silence("lead", gaps["lead"])
+    for item in items:
         if isinstance(item, Gap):
-            silence(item.position, GAP_S[item.position])
+            silence(item.position, gaps[item.position])
             continue
         if isinstance(item, Filled):
             audio, inner = trim(voice.say(item.text, length_scale=FILLER_LENGTH_SCALE))
@@ -302,11 +427,25 @@ def build_talk(voice: Voice) -> tuple[np.ndarray, dict]:
         segments.append(seg)
         parts.append(audio.astype(np.float32))
         pos += audio.size
-    # tail: at least GAP_S["tail"], padded so the clip is a whole number of 30 ms frames
-    n_tail = int(round(GAP_S["tail"] * SR))
+    # tail: at least gaps["tail"], padded so the clip is a whole number of 30 ms frames
+    n_tail = int(round(gaps["tail"] * SR))
     n_tail += (-(pos + n_tail)) % 480
     silence("tail", n_tail / SR)
-    samples = np.concatenate(parts)
+    return Placed(np.concatenate(parts), segments, fillers, hedges, lexical)
+
+
+def _counts(items: list[dict]) -> dict[str, int]:
+    """How often each ``text`` occurs, in first-seen order."""
+    out: dict[str, int] = {}
+    for it in items:
+        out[it["text"]] = out.get(it["text"], 0) + 1
+    return out
+
+
+def build_talk(voice: Voice) -> tuple[np.ndarray, dict]:
+    """The practice talk: samples and its manifest entry."""
+    placed = assemble(voice, TALK, GAP_S)
+    samples, segments, fillers = placed.samples, placed.segments, placed.fillers
 
     spoken = [s for s in segments if s["kind"] != "silence"]
     first, last = spoken[0]["start_s"], spoken[-1]["end_s"]
@@ -317,12 +456,6 @@ def build_talk(voice: Voice) -> tuple[np.ndarray, dict]:
     filled = [f for f in fillers if f["kind"] == "filled_pause"]
     disc = [f for f in fillers if f["kind"] == "discourse"]
     inner_max = max((b - a for s in spoken for a, b in s.get("inner_gaps", [])), default=0.0)
-
-    def counts(items: list[dict]) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for it in items:
-            out[it["text"]] = out.get(it["text"], 0) + 1
-        return out
 
     entry = {
         "description": (
@@ -340,21 +473,21 @@ def build_talk(voice: Voice) -> tuple[np.ndarray, dict]:
         "speech_span_s": [first, last],
         "segments": segments,
         "fillers": fillers,
-        "hedges": hedges,
+        "hedges": placed.hedges,
         "expected": {
-            "lexical_words": lexical,
+            "lexical_words": placed.lexical,
             "lexical_words_note": (
                 "tokens of the speech phrases as written (digits count as one word, as "
                 "Whisper writes them); filled pauses and discourse fillers excluded, hedges "
                 "included"
             ),
-            "filled_pauses": counts(filled),
-            "discourse_fillers": counts(disc),
+            "filled_pauses": _counts(filled),
+            "discourse_fillers": _counts(disc),
             "fillers_total": len(fillers),
-            "hedges": counts(hedges),
+            "hedges": _counts(placed.hedges),
             "pauses_min_s": 0.25,
             "pauses": len(pauses),
-            "pauses_by_position": counts(
+            "pauses_by_position": _counts(
                 [{"text": "sentence" if p["position"] == "long" else p["position"]} for p in pauses]
             ),  # fmt: skip
             "long_pauses_min_s": 1.5,
@@ -370,6 +503,60 @@ def build_talk(voice: Voice) -> tuple[np.ndarray, dict]:
         },
     }
     return samples, entry
+
+
+def build_answer(voice: Voice, answer: Answer) -> tuple[np.ndarray, dict]:
+    """One answer recording: samples and its manifest entry (without the voice)."""
+    placed = assemble(voice, list(answer.items), ANSWER_GAP_S)
+    segments = placed.segments
+    spoken = [s for s in segments if s["kind"] != "silence"]
+    inner = [
+        s for s in segments if s["kind"] == "silence" and s["position"] not in ("lead", "tail")
+    ]
+    longest = max((s["duration_s"] for s in inner), default=0.0)
+    inner_max = max((b - a for s in spoken for a, b in s.get("inner_gaps", [])), default=0.0)
+    duration = sec(placed.samples.size)
+    low, high = (3.0, 5.0) if answer.dodge else (5.0, 12.0)
+    if not low <= duration <= high or max(longest, inner_max) >= ANSWER_MAX_SILENCE_S:
+        raise SystemExit(
+            f"answer on {answer.topic!r}: {duration:.2f} s (want {low}-{high} s), longest "
+            f"silence {max(longest, inner_max):.2f} s (want < {ANSWER_MAX_SILENCE_S} s)"
+        )
+    filled = [f for f in placed.fillers if f["kind"] == "filled_pause"]
+    entry = {
+        "description": (
+            "A dodge: it names no number, action or detail, so the audience should ask a follow-up."
+            if answer.dodge
+            else f"A specific answer (numbers, first-person actions) on {answer.topic}."
+        )
+        + f" Phrases as in practice_talk, between a {ANSWER_GAP_S['lead']} s lead and a "
+        f"{ANSWER_GAP_S['tail']} s tail; every "
+        f"silence inside is below {ANSWER_MAX_SILENCE_S} s so the live endpointer keeps the "
+        "answer as one utterance.",
+        "topic": answer.topic,
+        "dodge": answer.dodge,
+        "text": " ".join(s["text"] for s in spoken),
+        "sample_rate_hz": SR,
+        "channels": 1,
+        "format": "wav pcm_s16le",
+        "samples": int(placed.samples.size),
+        "duration_s": duration,
+        "speech_span_s": [spoken[0]["start_s"], spoken[-1]["end_s"]],
+        "segments": segments,
+        "fillers": placed.fillers,
+        "hedges": placed.hedges,
+        "expected": {
+            "lexical_words": placed.lexical,
+            "lexical_words_note": "tokens of the speech phrases as written; fillers excluded",
+            "filled_pauses": _counts(filled),
+            "fillers_total": len(placed.fillers),
+            "hedges": _counts(placed.hedges),
+            "longest_inner_silence_s": longest,
+            "longest_inner_gap_s": round(inner_max, 3),
+            "max_inner_silence_s": ANSWER_MAX_SILENCE_S,
+        },
+    }
+    return placed.samples, entry
 
 
 def single_phrase(voice: Voice, text: str) -> tuple[np.ndarray, dict]:
@@ -568,12 +755,22 @@ def main() -> None:
         "sample_rate_hz": SR, "channels": 1, "samples": 0, "duration_s": 0.0,
     })  # fmt: skip
 
+    answers = []
+    for i, answer in enumerate(ANSWERS, start=1):
+        samples, entry = build_answer(voice, answer)
+        entry["voice"] = voice.name
+        name = f"answers/answer_{i:02d}.wav"
+        w.write(name, wav_bytes(to_int16(samples)), entry)
+        answers.append(name)
+
     manifest = {
         "generator": "scripts/make_fixtures.py",
         "voice": voice.name,
         "sample_rate_hz": SR,
         "trim_db": TRIM_DB,
         "gap_s": GAP_S,
+        "answer_gap_s": ANSWER_GAP_S,
+        "answers": answers,
         "note": (
             "Times are exact sample positions in seconds: each phrase was trimmed to its "
             f"first..last 10 ms frame above {TRIM_DB:.0f} dBFS before it was placed; "

@@ -10,8 +10,12 @@ import pytest
 from coach.audience import (
     Audience,
     AudienceOptions,
+    Question,
+    check_lead_in,
     check_question,
+    condense,
     fallback_question,
+    json_string_pieces,
     key_terms,
     parse_question,
 )
@@ -75,15 +79,23 @@ def test_options_are_checked() -> None:
 
 
 class ScriptedLlm:
-    """Replies from a list, recording the prompts it got."""
+    """Replies from a list, streamed in small pieces, recording the prompts it got."""
 
-    def __init__(self, replies: list[str]) -> None:
+    def __init__(self, replies: list[str], piece_chars: int = 3) -> None:
         self.replies = list(replies)
         self.prompts: list[list[dict[str, str]]] = []
+        self.piece_chars = piece_chars
+        self.pieces_sent = 0
+
+    def stream(self, messages, **kwargs):  # type: ignore[no-untyped-def]
+        self.prompts.append(messages)
+        reply = self.replies.pop(0)
+        for i in range(0, len(reply), self.piece_chars):
+            self.pieces_sent += 1
+            yield reply[i : i + self.piece_chars]
 
     def complete(self, messages, **kwargs):  # type: ignore[no-untyped-def]
-        self.prompts.append(messages)
-        return self.replies.pop(0)
+        return "".join(self.stream(messages, **kwargs))
 
 
 def test_audience_retries_then_falls_back() -> None:
@@ -96,12 +108,86 @@ def test_audience_retries_then_falls_back() -> None:
     a = Audience(llm, TALK)  # type: ignore[arg-type]
     q1 = a.next_question()
     assert q1.source == "llm" and q1.attempts == 2 and q1.focus == "140 changes"
-    assert q1.rejected and q1.rejected[0].startswith("more than one question")
+    assert q1.rejected and q1.rejected[0].startswith("says more after the question")
+    assert q1.first_token_at is not None and q1.ready_at >= q1.first_token_at  # type: ignore[operator]
     q2 = a.next_question()
     assert q2.source == "fallback" and q2.focus == "60 hours" and "60 hours" in q2.text
     assert a.asked == [q1.text, q2.text]
-    # the conversation grows by prompt + answer, so the next prompt extends the last one
-    assert len(a.messages) == 5
+    # every turn is the same system prompt plus one user message (cached prefix)
+    assert all(p[0] == a.system and len(p) == 2 for p in llm.prompts)
+
+
+def test_generation_stops_at_the_question() -> None:
+    """A model that goes on to answer itself is cut off at the question mark."""
+    reply = json.dumps({"question": "Why did 23 changes break the build? Because " + "x " * 200})
+    llm = ScriptedLlm([reply, json.dumps({"question": "Why did 23 changes break?"})])
+    a = Audience(llm, TALK)  # type: ignore[arg-type]
+    q = a.next_question()
+    assert q.text == "Why did 23 changes break?" and q.attempts == 2
+    assert llm.pieces_sent < 40  # the first reply was not read to the end
+
+
+def test_lead_in_is_streamed_before_the_question() -> None:
+    llm = ScriptedLlm([json.dumps({"question": "You said 23 builds broke. How did you count them?"})])
+    a = Audience(llm, TALK)  # type: ignore[arg-type]
+    items = list(a.ask())
+    assert items[0] == "You said 23 builds broke."
+    assert items[1] == "How did you count them?"
+    q = items[2]
+    assert isinstance(q, Question) and q.lead_in == items[0] and q.text == items[1]
+
+
+def test_recited_lead_in_is_not_spoken() -> None:
+    recital = "Last year we merged 140 changes without review, and 23 of them broke the build."
+    llm = ScriptedLlm([
+        json.dumps({"question": recital + " Why so many?"}),
+        json.dumps({"question": "Why did so many of the 140 changes break?"}),
+    ])  # fmt: skip
+    items = list(Audience(llm, TALK).ask())  # type: ignore[arg-type]
+    assert recital not in items
+    assert check_lead_in(recital, transcript=TALK) == "lead-in recites the talk"
+
+
+def test_follow_up_presses_on_the_same_point() -> None:
+    llm = ScriptedLlm([
+        json.dumps({"question": "How were the 140 changes merged without review?"}),
+        json.dumps({"question": "Which of the 140 changes broke the build, concretely?"}),
+    ])  # fmt: skip
+    a = Audience(llm, TALK)  # type: ignore[arg-type]
+    q1 = a.next_question()
+    items = list(a.ask(follow_up_to=q1, answer="I'm not sure.", why="deflected"))
+    fu = items[-1]
+    assert isinstance(fu, Question) and fu.kind == "follow_up" and fu.focus == q1.focus
+    prompt = llm.prompts[-1][1]["content"]
+    assert q1.text in prompt and "I'm not sure." in prompt and "deflected" in prompt
+
+
+def test_follow_up_fallback_without_a_model() -> None:
+    a = Audience(None, TALK, AudienceOptions(persona="skeptical"))
+    q1 = a.next_question()
+    items = list(a.ask(follow_up_to=q1, answer="no idea", why="deflected"))
+    fu = items[-1]
+    assert isinstance(fu, Question) and fu.source == "fallback" and fu.kind == "follow_up"
+    assert q1.focus in fu.text and fu.text != q1.text
+
+
+def test_json_string_pieces_decodes_escapes_across_pieces() -> None:
+    raw = '{"question": "Say \\"hi\\" \\u00e9t\\u00e9\\nnow?"} trailing'
+    text = json.loads(raw.split(" trailing")[0].replace("\\\\", "\\"))["question"]
+    for size in (1, 2, 5, 100):
+        pieces = [raw[i : i + size] for i in range(0, len(raw), size)]
+        assert "".join(json_string_pieces(pieces, "question")) == text.replace("\n", " ")
+    assert list(json_string_pieces(['{"other": "x"}'], "question")) == []
+
+
+def test_condense_keeps_key_sentences_in_order() -> None:
+    filler = "This sentence is about nothing in particular at all. " * 200
+    talk = "Gerrit speeds up review. " + filler + "We merged 140 changes. " + filler + "Bye now."
+    short = condense(talk, max_words=60)
+    assert len(short.split()) <= 60
+    assert short.startswith("Gerrit speeds up review.") and short.endswith("Bye now.")
+    assert "We merged 140 changes." in short and "..." in short
+    assert condense(TALK, max_words=700) == TALK
 
 
 def test_missing_gguf_is_one_line(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -412,17 +412,25 @@ def transcript_html(report: ClipReport) -> str:
     return "\n".join(out)
 
 
-def clip_page(report: ClipReport, *, index_href: str | None = None) -> str:
+def clip_page(
+    report: ClipReport,
+    *,
+    index_href: str | None = None,
+    sections: Sequence[tuple[str, str]] = (),
+    title: str | None = None,
+) -> str:
     """The self-contained HTML page of one clip.
 
     Args:
         report: the clip; its ``tracks`` (if any) give the waveform and pitch charts.
         index_href: link back to the batch index page, or None for a single clip.
+        sections: more ``(heading, html)`` sections, placed before the transcript.
+        title: the page heading (default: the clip's file).
     """
     body = []
     if index_href:
         body.append(f'<p class="nav"><a href="{_e(index_href)}">&larr; all clips</a></p>')
-    body.append(f"<h1>{_e(report.file)}</h1>")
+    body.append(f"<h1>{_e(title or report.file)}</h1>")
     if report.error is not None:
         body.append(f'<p class="error">{_e(error_line(report))}</p>')
         return _doc(f"coach: {report.file}", "\n".join(body))
@@ -433,6 +441,7 @@ def clip_page(report: ClipReport, *, index_href: str | None = None) -> str:
     body.append("<h2>Figures</h2>\n" + _figures_table(report))
     body.append("<h2>Tips</h2>\n" + _tips(report))
     body.append("<h2>Charts</h2>\n" + _charts(report))
+    body += [f"<h2>{_e(heading)}</h2>\n{html_text}" for heading, html_text in sections]
     body.append('<h2>Transcript</h2>\n<div class="transcript">\n' + transcript_html(report))
     body.append("</div>")
     return _doc(f"coach: {report.file}", "\n".join(body))

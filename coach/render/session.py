@@ -1,0 +1,187 @@
+"""Renderings of a rehearsal session: the talk's clip report plus script coverage, the
+questions and answers, and the per-turn timings, in the terminal, Markdown and HTML.
+
+The rows are built once here (:func:`qa_rows`, :func:`script_rows`, :func:`timing_rows`)
+and laid out by each format, as :mod:`coach.render.common` does for clips.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING, Any
+
+from coach.render.common import clock
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from coach.session import SessionResult
+
+QA_HEADERS = ("#", "Asked", "Question", "Answer", "Words", "Pace wpm", "Fillers", "Addressed")
+SCRIPT_HEADERS = ("Key point", "Covered", "Score", "Where", "What was said")
+TIMING_HEADERS = (
+    "Turn", "Reply", "Transcript s", "LLM 1st token s", "Reply audio s", "Question audio s",
+    "End to end s",
+)  # fmt: skip
+"""Timing columns: seconds after the end-of-turn decision, except the LLM's first token
+(after its generation started) and end to end (from the end of speech)."""
+
+
+def _f(value: float | None, digits: int = 2) -> str:
+    return "" if value is None else f"{value:.{digits}f}"
+
+
+def qa_rows(result: SessionResult) -> list[list[str]]:
+    """One row per question: who asked what, the answer, its delivery, the judgement."""
+    rows = []
+    for e in result.exchanges:
+        q = e.question
+        a = e.answer
+        asked = "follow-up" if q.kind == "follow_up" else "question"
+        if q.source == "fallback":
+            asked += " (built)"
+        j = e.judgement
+        verdict = "" if j is None else ("yes: " if j.addressed else "no: ") + j.reason
+        rows.append([
+            str(e.index), asked, f"{q.lead_in} {q.text}".strip(),
+            (a.transcript if a else "(no answer recording)") or "(no answer heard)",
+            str(a.word_count) if a else "", _f(a.pace.wpm if a else None, 0),
+            str(a.fillers.count) if a else "", verdict,
+        ])  # fmt: skip
+    return rows
+
+
+def script_rows(coverage: Any) -> list[list[str]]:
+    """One row per key point of the script."""
+    return [
+        [p.text, "yes" if p.covered else "skipped", f"{p.score:.2f}",
+         clock(p.start_s) if p.start_s is not None else "", p.evidence or ""]
+        for p in coverage.points
+    ]  # fmt: skip
+
+
+def script_summary(coverage: Any) -> str:
+    """One line: points covered and how close to the script the delivery stayed."""
+    return (
+        f"{coverage.covered} of {len(coverage.points)} key points covered, "
+        f"{coverage.skipped} skipped; {coverage.verbatim_share:.0%} of the script's words "
+        f"delivered in its order (drift {coverage.drift:.0%})"
+    )
+
+
+def timing_rows(result: SessionResult) -> list[list[str]]:
+    """One row per turn with the stage durations (seconds)."""
+    rows = []
+    for t in result.timings:
+        st = t.stages()
+        rows.append([
+            f"{t.turn} (after {t.after})", t.reply, _f(st["transcript_after_decision_s"]),
+            _f(st["llm_first_token_s"]), _f(st["response_after_decision_s"]),
+            _f(st["question_after_decision_s"]), _f(st["end_to_end_s"]),
+        ])  # fmt: skip
+    return rows
+
+
+# --- HTML ------------------------------------------------------------------------------------
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _html_table(headers: tuple[str, ...], rows: list[list[str]]) -> str:
+    head = "".join(f"<th>{_e(h)}</th>" for h in headers)
+    body = "\n".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in r) + "</tr>" for r in rows)
+    return f"<table>\n<tr>{head}</tr>\n{body}\n</table>"
+
+
+def session_html(result: SessionResult) -> str:
+    """The session as one self-contained page: the talk's report with the script coverage,
+    the questions and answers and the timings added."""
+    from coach.render.html import clip_page
+
+    assert result.talk is not None
+    sections = []
+    if result.notes:
+        items = "".join(f"<li>{_e(n)}</li>" for n in result.notes)
+        sections.append(("Notes", f'<ul class="note">{items}</ul>'))
+    if result.script is not None:
+        sections.append(("Script", f"<p>{_e(script_summary(result.script))}</p>\n"
+                         + _html_table(SCRIPT_HEADERS, script_rows(result.script))))  # fmt: skip
+    if result.exchanges:
+        sections.append(("Questions and answers", _html_table(QA_HEADERS, qa_rows(result))))
+    if result.timings:
+        sections.append(("Response times", _html_table(TIMING_HEADERS, timing_rows(result))))
+    title = f"Rehearsal {result.started} ({result.status})"
+    return clip_page(result.talk, sections=sections, title=title)
+
+
+# --- Markdown --------------------------------------------------------------------------------
+
+
+def session_markdown(result: SessionResult) -> str:
+    """The session as Markdown: the talk's section, then script, Q&A and timings."""
+    from coach.render.markdown import _table, clip_section, escape
+
+    assert result.talk is not None
+    out = [f"# Rehearsal {escape(result.started)} ({result.status})", ""]
+    out += [f"- {escape(n)}" for n in result.notes] + ([""] if result.notes else [])
+    out.append(clip_section(result.talk, level=2))
+    if result.script is not None:
+        out += ["## Script", "", escape(script_summary(result.script)), ""]
+        out += _table(SCRIPT_HEADERS, script_rows(result.script)) + [""]
+    if result.exchanges:
+        out += ["## Questions and answers", ""] + _table(QA_HEADERS, qa_rows(result)) + [""]
+    if result.timings:
+        out += ["## Response times", ""] + _table(TIMING_HEADERS, timing_rows(result)) + [""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+# --- terminal --------------------------------------------------------------------------------
+
+
+def print_session(result: SessionResult, console: Console) -> None:
+    """The end of the session in the terminal: Q&A table, script table, notes, where saved.
+
+    (The talk's own report is printed when the talk ends.)
+    """
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    def table(title: str, headers: tuple[str, ...], rows: list[list[str]]) -> Table:
+        t = Table(title=title, box=box.SIMPLE_HEAD, title_style="bold", show_edge=False)
+        for h in headers:
+            t.add_column(h, overflow="fold")
+        for r in rows:
+            t.add_row(*r)
+        return t
+
+    if result.exchanges:
+        console.print(Text("Questions and answers", style="bold"))
+        for row in qa_rows(result):
+            index, asked, question, answer, words, wpm, fillers, verdict = row
+            console.print(Text.assemble((f"{index}. {asked}: ", "bold cyan"), question))
+            console.print(Text("   you: " + answer), highlight=False)
+            if words:
+                console.print(Text(f"   {words} words, {wpm} wpm, {fillers} fillers; "
+                                   f"addressed {verdict}", style="dim"))  # fmt: skip
+    if result.timings:
+        console.print(table("Response times (s)", TIMING_HEADERS, timing_rows(result)))
+    for note in result.notes:
+        console.print(f"note: {note}", markup=False, highlight=False)
+    console.print(f"Session saved in {result.folder}", markup=False, highlight=False)
+
+
+def print_script(coverage: Any, console: Console) -> None:
+    """Script coverage in the terminal."""
+    from rich import box
+    from rich.table import Table
+
+    t = Table(title="Script", caption=script_summary(coverage), box=box.SIMPLE_HEAD,
+              title_style="bold", show_edge=False)  # fmt: skip
+    for h in SCRIPT_HEADERS:
+        t.add_column(h, overflow="fold")
+    for r in script_rows(coverage):
+        t.add_row(*r)
+    console.print(t)

@@ -1,0 +1,905 @@
+"""A rehearsal session: the talk at the mic, its report, then questions from an AI audience.
+
+The loop, one part per module: frames from a :class:`VoiceInput` (a microphone, or files
+played as a virtual mic) go to a :class:`coach.live.TalkRecorder`, which records,
+transcribes as it goes and shows live figures; the talk's report is the one `coach score`
+gives. Then an :class:`coach.audience.Audience` asks questions, spoken through Piper into
+an :class:`coach.sinks.AudioSink`; each answer is recorded the same way, scored for
+delivery and judged (:func:`coach.analysis.answers.judge_answer`); a dodged answer gets
+one follow-up.
+
+To answer quickly:
+
+* models load once, the recogniser first (to start listening at once) and the LLM and
+  voice in the background while the person talks;
+* each answer is transcribed utterance by utterance while it is spoken, and the last
+  utterance closes (and starts transcribing) before the silence that ends the turn is over;
+* the next new question is generated while the person answers the current one, so after
+  an answer that addressed it only the speaking is left; a follow-up is generated after
+  the answer, streamed, and spoken sentence by sentence;
+* a short acknowledgement ("Thank you.") is synthesised in advance and spoken the moment
+  the turn ends, while the question is made ready.
+
+Everything goes into the session folder as it happens (audio, transcripts, report,
+per-turn timings), so Ctrl-C, a crash or a vanished microphone leaves a usable session.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import datetime as dt
+import json
+import logging
+import os
+import queue
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from coach.analysis.answers import AnswerJudgement, judge_answer
+from coach.asr import AsrOptions, Transcriber
+from coach.audience import Audience, AudienceOptions, Question
+from coach.errors import CoachError, ModelError
+from coach.live import LiveOptions, LiveStatus, TalkRecorder
+from coach.llm import ChatModel, LlmOptions
+from coach.report import ClipReport, headline
+from coach.sinks import AudioSink
+from coach.stream import AudioFrame, DeviceError
+from coach.tts import Speaker, SpeechChunk, TtsOptions
+
+logger = logging.getLogger(__name__)
+
+ACK_AFTER_TALK = "Thank you for the talk."
+ACK_ANSWERED = ("Thank you.", "Okay, thanks.", "Got it, thank you.", "Thanks.")
+ACK_DODGED = "I'm not sure that answered my question."
+ACK_NO_ANSWER = "No problem, let's move on."
+CLOSING = "Thank you, those are all my questions."
+ACKS = (ACK_AFTER_TALK, *ACK_ANSWERED, ACK_DODGED, ACK_NO_ANSWER, CLOSING)
+"""Lines coach itself says (no LLM); synthesised in advance."""
+
+
+# --- options ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RehearseOptions:
+    """Options of a rehearsal session."""
+
+    live: LiveOptions = field(default_factory=LiveOptions)
+    """Capture, segmentation and analysis (the same analysis as `coach score`)."""
+    audience: AudienceOptions = field(default_factory=AudienceOptions)
+    """Persona and question checks."""
+    questions: int = 3
+    """New questions to ask after the talk (0: report only)."""
+    follow_ups: bool = True
+    """Ask one follow-up when an answer dodged its question."""
+    end_silence_s: float | None = 10.0
+    """A live talk ends after this much silence, seconds (None: only Enter or Ctrl-C)."""
+    turn_silence_s: float = 1.2
+    """An answer ends after this much silence following speech, seconds."""
+    answer_wait_s: float = 15.0
+    """No speech this long after a question: no answer, move on (seconds)."""
+    max_answer_s: float = 240.0
+    """An answer is cut off after this long, seconds."""
+    min_answer_words: int = 8
+    """Answers shorter than this many words do not address a question."""
+
+    def __post_init__(self) -> None:
+        if self.questions < 0:
+            raise ValueError("questions must be >= 0")
+        if self.turn_silence_s < self.live.endpoint.hangover_s:
+            from coach.errors import OptionsError
+
+            raise OptionsError(
+                f"the end-of-answer silence ({self.turn_silence_s} s) must not be shorter "
+                f"than the utterance hangover ({self.live.endpoint.hangover_s} s)"
+            )
+
+
+# --- inputs ----------------------------------------------------------------------------------
+
+
+class VoiceInput(Protocol):
+    """Where the person's voice comes from: the talk, then one answer at a time."""
+
+    realtime: bool
+    """Frames arrive at the pace of speech (a microphone, or a paced virtual mic)."""
+    live_device: bool
+    """A real microphone (silence ends the talk; coach's own speech must not be heard)."""
+
+    def talk(self, stop: threading.Event) -> Iterator[AudioFrame]:
+        """Frames of the talk, times from 0, until the source ends or ``stop`` is set."""
+        ...
+
+    def answer(self, index: int, stop: threading.Event) -> Iterator[AudioFrame] | None:
+        """Frames of answer ``index`` (0-based), times from 0; None if there is none."""
+        ...
+
+    def close(self) -> None:
+        """Release the device."""
+        ...
+
+
+def _until(frames: Iterator[AudioFrame], stop: threading.Event) -> Iterator[AudioFrame]:
+    for frame in frames:
+        if stop.is_set():
+            return
+        yield frame
+
+
+class FileInput:
+    """A virtual mic: the talk and the answers from recordings."""
+
+    live_device = False
+
+    def __init__(
+        self, talk: Path, answers: list[Path], *, realtime: bool = True, speed: float = 1.0
+    ) -> None:
+        """Check every file now (a bad one fails before anything is recorded).
+
+        Raises:
+            AudioError: a file is missing or is not audio.
+        """
+        from coach.audio import probe
+
+        for path in [talk, *answers]:
+            probe(path)
+        self.talk_path = talk
+        self.answer_paths = answers
+        self.realtime = realtime
+        self.speed = speed
+
+    def talk(self, stop: threading.Event) -> Iterator[AudioFrame]:
+        from coach.stream import file_frames
+
+        return _until(file_frames(self.talk_path, realtime=self.realtime, speed=self.speed), stop)
+
+    def answer(self, index: int, stop: threading.Event) -> Iterator[AudioFrame] | None:
+        from coach.stream import file_frames
+
+        if index >= len(self.answer_paths):
+            return None
+        frames = file_frames(
+            self.answer_paths[index], realtime=self.realtime, speed=self.speed,
+            then_silence_s=60.0,  # like a mic after the person stops: the silence ends the turn
+        )  # fmt: skip
+        return _until(frames, stop)
+
+    def close(self) -> None:
+        pass
+
+
+class MicInput:
+    """The microphone, half duplex: what it hears while coach speaks is dropped."""
+
+    realtime = True
+    live_device = True
+
+    def __init__(self, device: str | int | None = None) -> None:
+        """Open the microphone now.
+
+        Raises:
+            DeviceError: no microphone, or it cannot be opened (says what to do).
+        """
+        from coach.stream import Microphone
+
+        self.mic = Microphone(device)
+        self.mic.open()
+
+    def _phase(self, stop: threading.Event) -> Iterator[AudioFrame]:
+        t0: float | None = None
+        for frame in self.mic.frames(stop):
+            if t0 is None:
+                t0 = frame.start_s
+            yield AudioFrame(frame.samples, frame.start_s - t0)
+
+    def talk(self, stop: threading.Event) -> Iterator[AudioFrame]:
+        self.mic.discard_pending()
+        return self._phase(stop)
+
+    def answer(self, index: int, stop: threading.Event) -> Iterator[AudioFrame] | None:
+        self.mic.discard_pending()
+        return self._phase(stop)
+
+    def close(self) -> None:
+        self.mic.close()
+
+
+# --- models ----------------------------------------------------------------------------------
+
+
+class Models:
+    """The three models, loaded once: the recogniser now, the LLM and voice in the background.
+
+    ``llm()`` and ``speaker()`` wait for the background load. A model that fails to load is
+    reported once as a warning and the session goes on without it (questions built from the
+    talk's key terms; questions shown as text); ``errors`` keeps why.
+    """
+
+    def __init__(
+        self,
+        asr: AsrOptions,
+        llm: LlmOptions | None,
+        tts: TtsOptions | None,
+        *,
+        transcriber: Transcriber | None = None,
+    ) -> None:
+        self.transcriber = transcriber or Transcriber.load(asr)
+        self.errors: dict[str, str] = {}
+        self._llm: ChatModel | None = None
+        self._speaker: Speaker | None = None
+        self.acks: dict[str, list[SpeechChunk]] = {}
+        self._llm_options = llm
+        self._tts_options = tts
+        self._thread = threading.Thread(target=self._load, name="coach-models", daemon=True)
+        self._thread.start()
+
+    def _load(self) -> None:
+        if self._tts_options is not None:
+            try:
+                self._speaker = Speaker.load(self._tts_options)
+                for text in ACKS:
+                    self.acks[text] = list(self._speaker.speak(text))
+            except CoachError as exc:
+                self.errors["voice"] = str(exc)
+        if self._llm_options is not None:
+            try:
+                self._llm = ChatModel.load(self._llm_options)
+            except CoachError as exc:
+                self.errors["llm"] = str(exc)
+
+    def wait(self) -> None:
+        """Wait for the background load."""
+        self._thread.join()
+
+    def llm(self) -> ChatModel | None:
+        """The chat model, or None if it did not load."""
+        self.wait()
+        return self._llm
+
+    def speaker(self) -> Speaker | None:
+        """The voice, or None if it did not load."""
+        self.wait()
+        return self._speaker
+
+    def names(self) -> dict[str, str]:
+        """Which models the session used."""
+        out = {"asr": self.transcriber.options.model}
+        if self._llm_options is not None:
+            llm = self._llm
+            out["llm"] = str(llm.path) if llm else f"(not loaded) {self._llm_options.model}"
+        if self._tts_options is not None:
+            sp = self._speaker
+            out["voice"] = str(sp.model_path) if sp else f"(not loaded) {self._tts_options.voice}"
+        return out
+
+
+# --- the session folder ----------------------------------------------------------------------
+
+
+def default_sessions_dir() -> Path:
+    """Where sessions go without ``--save``: $COACH_DATA_DIR or the user data folder."""
+    env = os.environ.get("COACH_DATA_DIR")
+    if env:
+        return Path(env).expanduser() / "sessions"
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("coach", appauthor=False)) / "sessions"
+
+
+class SessionFolder:
+    """One session's files, each written whole (atomically) or appended line by line."""
+
+    def __init__(self, path: Path) -> None:
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            (path / "answers").mkdir(exist_ok=True)
+        except OSError as exc:
+            raise CoachError(f"{path}: cannot create the session folder ({exc.strerror})") from exc
+        if not os.access(path, os.W_OK):
+            raise CoachError(f"{path}: the session folder is not writable")
+        self.path = path
+
+    @classmethod
+    def new(cls, base: Path | None, kind: str) -> SessionFolder:
+        """A fresh folder ``<base>/<date>-<time>-<kind>`` (``base`` None: the default)."""
+        base = base if base is not None else default_sessions_dir()
+        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        path = base / f"{stamp}-{kind}"
+        n = 1
+        while path.exists():
+            n += 1
+            path = base / f"{stamp}-{kind}-{n}"
+        return cls(path)
+
+    def file(self, name: str) -> Path:
+        """Path of a file in the session."""
+        return self.path / name
+
+    def write_text(self, name: str, text: str) -> Path:
+        """Write a whole file atomically (a crash leaves the old or the new one)."""
+        target = self.path / name
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        try:
+            os.chmod(tmp, 0o644)  # mkstemp makes 0600; a report is an ordinary file
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return target
+
+    def write_json(self, name: str, obj: Any) -> Path:
+        """Write a JSON file atomically."""
+        return self.write_text(name, json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+
+    def append_line(self, name: str, line: str) -> None:
+        """Append one line and push it to disk."""
+        with (self.path / name).open("a", encoding="utf-8") as f:
+            f.write(line.rstrip("\n") + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+
+# --- results ---------------------------------------------------------------------------------
+
+
+@dataclass
+class TurnTiming:
+    """When things happened in one turn, seconds since the session started (monotonic).
+
+    A turn runs from the end of the person's speech (the talk, or an answer) to the first
+    audio of the audience's reply.
+    """
+
+    turn: int
+    """0 for the talk, then one per answer."""
+    after: str
+    """"talk" or "answer"."""
+    speech_end_s: float | None = None
+    """The person stopped speaking (from stream times; None when not paced in real time)."""
+    decided_s: float | None = None
+    """coach decided the turn was over (enough silence, end of input, Enter)."""
+    transcript_s: float | None = None
+    """The whole transcript of the turn was ready."""
+    llm_start_s: float | None = None
+    """Generation of the question asked next started (before ``decided_s`` when it was
+    generated while the person answered)."""
+    llm_first_token_s: float | None = None
+    """The LLM's first token of that question."""
+    question_ready_s: float | None = None
+    """The question passed its checks."""
+    first_audio_s: float | None = None
+    """The first audio of the reply went out (the acknowledgement)."""
+    question_audio_s: float | None = None
+    """The first audio of the question itself went out."""
+    reply: str = ""
+    """"question", "follow_up" or "closing"."""
+
+    def stages(self) -> dict[str, float | None]:
+        """Durations, seconds: each stage and the end-to-end figures."""
+
+        def d(a: float | None, b: float | None) -> float | None:
+            return None if a is None or b is None else round(b - a, 3)
+
+        return {
+            "end_of_turn_wait_s": d(self.speech_end_s, self.decided_s),
+            "transcript_after_decision_s": d(self.decided_s, self.transcript_s),
+            "llm_first_token_s": d(self.llm_start_s, self.llm_first_token_s),
+            "llm_question_s": d(self.llm_start_s, self.question_ready_s),
+            "response_after_decision_s": d(self.decided_s, self.first_audio_s),
+            "question_after_decision_s": d(self.decided_s, self.question_audio_s),
+            "end_to_end_s": d(self.speech_end_s, self.first_audio_s),
+            "question_end_to_end_s": d(self.speech_end_s, self.question_audio_s),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the moments and the stages."""
+        moments = {k: (None if v is None else round(v, 3)) for k, v in self.__dict__.items()
+                   if k.endswith("_s")}  # fmt: skip
+        return {"turn": self.turn, "after": self.after, "reply": self.reply, **moments,
+                "stages": self.stages()}  # fmt: skip
+
+
+@dataclass
+class Exchange:
+    """One question and its answer."""
+
+    index: int
+    """1-based position in the Q&A."""
+    question: Question
+    """What the audience asked."""
+    answer_file: str = ""
+    """The answer's recording in the session folder."""
+    answer: ClipReport | None = None
+    """The answer's delivery report (None: no answer recording was left)."""
+    judgement: AnswerJudgement | None = None
+    """Whether it addressed the question."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        a = self.answer
+        return {
+            "index": self.index,
+            "question": self.question.to_dict(),
+            "answer_file": self.answer_file,
+            "answer_transcript": a.transcript if a else "",
+            "answer_delivery": headline(a) if a else None,
+            "judgement": self.judgement.to_dict() if self.judgement else None,
+        }
+
+
+@dataclass
+class SessionResult:
+    """What a rehearsal produced."""
+
+    folder: Path
+    """The session folder."""
+    talk: ClipReport | None = None
+    """The talk's report."""
+    exchanges: list[Exchange] = field(default_factory=list)
+    """Questions and answers, in order."""
+    timings: list[TurnTiming] = field(default_factory=list)
+    """Per-turn timings."""
+    script: Any = None
+    """Script coverage (coach.analysis.script.ScriptCoverage), if a script was given."""
+    status: str = "running"
+    """"complete", "interrupted" (Ctrl-C), "device_lost", "no_speech" or "running"."""
+    notes: list[str] = field(default_factory=list)
+    """One-line notes for the person (model missing, answers ran out, device lost...)."""
+    ready_s: float | None = None
+    """Seconds from the start of the session until it listened to the first frame."""
+    models: dict[str, str] = field(default_factory=dict)
+    """Models used."""
+    started: str = ""
+    """Local start time, ISO 8601."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The session report as JSON (schema in README.md)."""
+        return {
+            "schema": 1,
+            "kind": "rehearse",
+            "started": self.started,
+            "status": self.status,
+            "notes": self.notes,
+            "models": self.models,
+            "ready_s": None if self.ready_s is None else round(self.ready_s, 3),
+            "talk": self.talk.to_dict() if self.talk else None,
+            "script": self.script.to_dict() if self.script is not None else None,
+            "qa": [e.to_dict() for e in self.exchanges],
+            "timings": [t.to_dict() for t in self.timings],
+        }
+
+
+# --- the loop --------------------------------------------------------------------------------
+
+
+class Events(Protocol):
+    """What the session tells the person as it goes (the terminal, or nothing in tests)."""
+
+    def phase(self, name: str, status: Callable[[], LiveStatus] | None, prompt: str = "") -> None:
+        """A phase starts ("talk", "answer 1"...); ``status`` gives live figures."""
+        ...
+
+    def say(self, who: str, text: str) -> None:
+        """A line of the conversation ("audience", "you", "coach")."""
+        ...
+
+    def note(self, text: str) -> None:
+        """A one-line note (warnings, what happens next)."""
+        ...
+
+    def talk_report(self, report: ClipReport, script: Any) -> None:
+        """The talk's report is ready."""
+        ...
+
+    def end_phase(self) -> None:
+        """The current phase is over (stop the live display)."""
+        ...
+
+
+class QuietEvents:
+    """Events that go nowhere (tests, benchmarks); lines are kept in ``lines``."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[str, str]] = []
+
+    def phase(self, name: str, status: Callable[[], LiveStatus] | None, prompt: str = "") -> None:
+        self.lines.append(("phase", name))
+
+    def say(self, who: str, text: str) -> None:
+        self.lines.append((who, text))
+
+    def note(self, text: str) -> None:
+        self.lines.append(("note", text))
+
+    def talk_report(self, report: ClipReport, script: Any) -> None:
+        self.lines.append(("report", report.file))
+
+    def end_phase(self) -> None:
+        pass
+
+
+def _in_thread(
+    pool: concurrent.futures.Executor, make: Callable[[], Iterator[Any]]
+) -> Iterator[Any]:
+    """Run a generator on ``pool`` and hand its items over as they come."""
+    items: queue.Queue[Any] = queue.Queue()
+    end = object()
+
+    def run() -> None:
+        try:
+            for item in make():
+                items.put(item)
+        except BaseException as exc:  # passed to the consumer
+            items.put(exc)
+        items.put(end)
+
+    pool.submit(run)
+    while True:
+        item = items.get()
+        if item is end:
+            return
+        if isinstance(item, BaseException):
+            raise item
+        yield item
+
+
+class Rehearsal:
+    """Runs one session; see the module docstring. Use :meth:`run` once."""
+
+    def __init__(
+        self,
+        voice_input: VoiceInput,
+        models: Models,
+        sink: AudioSink,
+        folder: SessionFolder,
+        options: RehearseOptions = RehearseOptions(),
+        *,
+        events: Events | None = None,
+        script_text: str | None = None,
+        started_at: float | None = None,
+    ) -> None:
+        self.input = voice_input
+        self.models = models
+        self.sink = sink
+        self.folder = folder
+        self.options = options
+        self.events = events or QuietEvents()
+        self.script_text = script_text
+        self.t0 = time.monotonic() if started_at is None else started_at
+        self.result = SessionResult(
+            folder.path, started=dt.datetime.now().isoformat(timespec="seconds")
+        )
+        self._stop = threading.Event()
+        self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="coach-llm")
+        self._ack_n = 0
+
+    def now(self) -> float:
+        """Seconds since the session started."""
+        return time.monotonic() - self.t0
+
+    def rel(self, t: float | None) -> float | None:
+        """A time.monotonic() value as seconds since the session started."""
+        return None if t is None else t - self.t0
+
+    def end_phase_now(self) -> None:
+        """End the talk or the current answer now (Enter)."""
+        self._stop.set()
+
+    # -- running ---------------------------------------------------------------------------
+
+    def run(self) -> SessionResult:
+        """Talk, report, questions and answers; the folder is complete whatever happens."""
+        res = self.result
+        self._save()
+        try:
+            talk = self._talk()
+            if talk is not None and res.status == "running" and self.options.questions > 0:
+                self._questions(talk)
+            if res.status == "running":
+                res.status = "complete"
+        except KeyboardInterrupt:
+            res.status = "interrupted"
+            res.notes.append("stopped with Ctrl-C: everything so far is saved")
+        except DeviceError as exc:
+            res.status = "device_lost"
+            res.notes.append(str(exc))
+        finally:
+            self.events.end_phase()
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            try:
+                self.sink.close()
+            except CoachError as exc:
+                res.notes.append(f"audio output: {exc}")
+            self.input.close()
+            self._save()
+        return res
+
+    def _save(self) -> None:
+        res = self.result
+        res.models = self.models.names()
+        self.folder.write_json("report.json", res.to_dict())
+        if res.talk is not None:
+            from coach.render.session import session_html, session_markdown
+
+            self.folder.write_text("report.html", session_html(res))
+            self.folder.write_text("report.md", session_markdown(res))
+
+    # -- the talk --------------------------------------------------------------------------
+
+    def _talk(self) -> ClipReport | None:
+        opts = self.options
+        res = self.result
+        recorder = TalkRecorder(
+            self.models.transcriber, opts.live, wav_path=self.folder.file("talk.wav")
+        )
+        self._stop.clear()
+        self.events.phase("talk", recorder.status)
+        ended_by = "end of input"
+        try:
+            for frame in self.input.talk(self._stop):
+                if res.ready_s is None:  # listening since the frame began
+                    res.ready_s = self.now() - (frame.duration_s if self.input.realtime else 0)
+                recorder.feed(frame)
+                if (
+                    self.input.live_device
+                    and opts.end_silence_s is not None
+                    and recorder.had_speech
+                    and recorder.silence_s >= opts.end_silence_s
+                ):
+                    ended_by = f"{opts.end_silence_s:g} s of silence"
+                    break
+            if self._stop.is_set():
+                ended_by = "Enter"
+        except KeyboardInterrupt:
+            ended_by = "Ctrl-C"
+        except DeviceError as exc:
+            res.status = "device_lost"
+            res.notes.append(f"{exc}; the talk so far is kept and scored")
+            ended_by = "device lost"
+        decided = time.monotonic()
+        self.events.end_phase()
+        self.events.note(f"talk ended ({ended_by}): {recorder.received_s:.1f} s recorded")
+        report = recorder.finish(file=str(self.folder.file("talk.wav")))
+        transcript_ready = time.monotonic()
+        res.talk = report
+        self._talk_timing = TurnTiming(
+            0, "talk", decided_s=self.rel(decided), transcript_s=self.rel(transcript_ready),
+            speech_end_s=self._speech_end(recorder, decided),
+        )  # fmt: skip
+        if self.script_text is not None:
+            from coach.analysis.script import script_coverage
+            from coach.transcript import Word
+
+            words = [Word(w.text, w.start_s, w.end_s) for w in report.words]
+            res.script = script_coverage(self.script_text, words)
+        self.folder.write_text("transcript.md", f"# Talk\n\n{report.transcript}\n")
+        self._save()
+        self.events.talk_report(report, res.script)
+        if not recorder.had_speech or report.word_count == 0:
+            res.status = "no_speech"
+            res.notes.append("no speech was heard in the talk: check the microphone level")
+            return None
+        return report
+
+    def _speech_end(self, recorder: TalkRecorder, decided: float) -> float | None:
+        """Wall time (session seconds) the person stopped speaking, from stream times."""
+        if not recorder.utterances or not self.input.realtime:
+            return None
+        _, speech_end, _ = recorder.utterances[-1]
+        lag = recorder.received_s - speech_end
+        return self.rel(decided) - lag  # type: ignore[operator]
+
+    # -- questions -------------------------------------------------------------------------
+
+    def _questions(self, talk: ClipReport) -> None:
+        opts = self.options
+        res = self.result
+        llm = self.models.llm()
+        speaker = self.models.speaker()
+        for what, why in self.models.errors.items():
+            res.notes.append(f"{what}: {why}")
+            self.events.note(f"{what} not available: {why}")
+        if llm is None:
+            self.events.note("questions are built from the talk's key terms (no LLM)")
+        self.speaker = speaker
+        audience = Audience(llm, talk.transcript, opts.audience)
+        timing = self._talk_timing
+        upcoming = self._pool.submit(audience.next_question)
+        self._speak_ack(ACK_AFTER_TALK, timing)
+        question = self._await(upcoming, timing)
+        main_asked = 1
+        answer_index = 0
+        while True:
+            self._speak_question(question, timing)
+            res.timings.append(timing)
+            self.folder.append_line("timings.jsonl", json.dumps(timing.to_dict()))
+            self._save()
+            upcoming = (
+                self._pool.submit(audience.next_question) if main_asked < opts.questions else None
+            )
+            exchange = Exchange(len(res.exchanges) + 1, question)
+            res.exchanges.append(exchange)
+            timing = TurnTiming(len(res.timings), "answer")
+            heard = self._listen(answer_index, exchange, timing)
+            answer_index += 1
+            self._save()
+            if heard is None:
+                res.notes.append(
+                    f"no answer recording left for question {exchange.index} (--answers): "
+                    "the questions end here"
+                )
+                if upcoming is not None:
+                    upcoming.cancel()
+                return
+            judgement = exchange.judgement
+            assert judgement is not None
+            if judgement.words == 0:
+                self._speak_ack(ACK_NO_ANSWER, timing)
+            elif not judgement.addressed and opts.follow_ups and question.kind == "question":
+                question = self._follow_up(audience, question, exchange, timing)
+                continue
+            elif upcoming is not None:
+                self._speak_ack(ACK_ANSWERED[self._ack_n % len(ACK_ANSWERED)], timing)
+                self._ack_n += 1
+            if upcoming is None:
+                timing.reply = "closing"
+                self._speak_ack(CLOSING, timing)
+                res.timings.append(timing)
+                self.folder.append_line("timings.jsonl", json.dumps(timing.to_dict()))
+                return
+            question = self._await(upcoming, timing)
+            main_asked += 1
+
+    def _await(self, future: concurrent.futures.Future[Question], timing: TurnTiming) -> Question:
+        question = future.result()
+        timing.llm_start_s = self.rel(question.started_at)
+        timing.llm_first_token_s = self.rel(question.first_token_at)
+        timing.question_ready_s = self.rel(question.ready_at)
+        return question
+
+    def _follow_up(
+        self, audience: Audience, question: Question, exchange: Exchange, timing: TurnTiming
+    ) -> Question:
+        """Acknowledge, then stream the follow-up into speech as it is generated."""
+        assert exchange.answer is not None and exchange.judgement is not None
+        self._speak_ack(ACK_DODGED, timing)
+        record: Question | None = None
+        spoke_question = False
+        items = _in_thread(
+            self._pool,
+            lambda: audience.ask(
+                follow_up_to=question, answer=exchange.answer.transcript,  # type: ignore[union-attr]
+                why=exchange.judgement.reason,  # type: ignore[union-attr]
+            ),
+        )  # fmt: skip
+        pieces: list[str] = []
+        for item in items:
+            if isinstance(item, Question):
+                record = item
+                break
+            pieces.append(item)
+            t = self._speak(item)
+            if timing.question_audio_s is None:
+                timing.question_audio_s = t
+            spoke_question = True
+        assert record is not None and spoke_question
+        timing.reply = "follow_up"
+        timing.llm_start_s = self.rel(record.started_at)
+        timing.llm_first_token_s = self.rel(record.first_token_at)
+        timing.question_ready_s = self.rel(record.ready_at)
+        record.spoken = True  # type: ignore[attr-defined]
+        self.events.say("audience", " ".join(pieces))
+        return record
+
+    def _speak_question(self, question: Question, timing: TurnTiming) -> None:
+        if getattr(question, "spoken", False):
+            return  # a follow-up is spoken while it is generated
+        timing.reply = timing.reply or question.kind
+        text = f"{question.lead_in} {question.text}".strip()
+        timing.question_audio_s = self._speak(text)
+        self.events.say("audience", text)
+
+    def _speak_ack(self, text: str, timing: TurnTiming) -> None:
+        t = self._speak(text)
+        if timing.first_audio_s is None:
+            timing.first_audio_s = t
+        self.events.say("audience", text)
+
+    def _speak(self, text: str) -> float | None:
+        """Speak ``text``; returns when its first audio went out (session seconds)."""
+        speaker = getattr(self, "speaker", None)
+        chunks = self.models.acks.get(text) if speaker is not None else None
+        if chunks is None:
+            if speaker is None:
+                chunks = [SpeechChunk(text, _silence(), 16000, 0.0)]
+            else:
+                chunks = speaker.speak(text)  # type: ignore[assignment]
+        first: float | None = None
+        self.folder.append_line("transcript.md", f"\n**Audience:** {text}")
+        for chunk in chunks:  # type: ignore[union-attr]
+            t = self.sink.play(chunk)
+            if first is None:
+                first = self.rel(t)
+        return first
+
+    def _listen(self, index: int, exchange: Exchange, timing: TurnTiming) -> bool | None:
+        """Record and judge one answer; None if there is no answer to record."""
+        opts = self.options
+        self.sink.drain()
+        self._stop.clear()
+        frames = self.input.answer(index, self._stop)
+        if frames is None:
+            return None
+        name = f"answers/answer_{exchange.index:02d}.wav"
+        recorder = TalkRecorder(self.models.transcriber, opts.live, wav_path=self.folder.file(name))
+        self.events.phase(f"answer {exchange.index}", recorder.status, exchange.question.text)
+        first_speech: float | None = None
+        try:
+            for frame in frames:
+                recorder.feed(frame)
+                if recorder.had_speech:
+                    if first_speech is None:
+                        first_speech = frame.start_s
+                    if recorder.silence_s >= opts.turn_silence_s - 1e-6:
+                        break
+                    if frame.end_s - first_speech >= opts.max_answer_s:
+                        self.events.note(f"answer cut off after {opts.max_answer_s:g} s")
+                        break
+                elif frame.end_s >= opts.answer_wait_s:
+                    break
+        except (KeyboardInterrupt, DeviceError):
+            self._finish_answer(recorder, exchange, name, timing, time.monotonic())
+            raise
+        self._finish_answer(recorder, exchange, name, timing, time.monotonic())
+        return True
+
+    def _finish_answer(
+        self, recorder: TalkRecorder, exchange: Exchange, name: str, timing: TurnTiming,
+        decided: float,
+    ) -> None:  # fmt: skip
+        self.events.end_phase()
+        report = recorder.finish(file=str(self.folder.file(name)))
+        timing.decided_s = self.rel(decided)
+        timing.transcript_s = self.now()
+        timing.speech_end_s = self._speech_end(recorder, decided)
+        exchange.answer_file = name
+        exchange.answer = report
+        q = exchange.question
+        exchange.judgement = judge_answer(
+            f"{q.lead_in} {q.text}", report.transcript, min_words=self.options.min_answer_words
+        )
+        self.events.say("you", report.transcript or "(no answer heard)")
+        self.folder.append_line("transcript.md", f"\n**You:** {report.transcript or '(no answer)'}")
+
+
+def _silence():  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    return np.zeros(1600, np.int16)
+
+
+def load_models(asr: AsrOptions, llm: LlmOptions | None, tts: TtsOptions | None) -> Models:
+    """Load the recogniser now and the LLM and voice in the background.
+
+    Raises:
+        ModelError: the recogniser cannot be loaded (nothing can be scored without it).
+    """
+    try:
+        return Models(asr, llm, tts)
+    except ModelError:
+        raise
+
+
+__all__ = [
+    "Exchange", "FileInput", "MicInput", "Models", "QuietEvents", "Rehearsal",
+    "RehearseOptions", "SessionFolder", "SessionResult", "TurnTiming", "VoiceInput",
+    "default_sessions_dir", "load_models", "sys",
+]  # fmt: skip
