@@ -7,7 +7,7 @@ EVAL ?= ../shared/eval
 # from source and needs a C++ compiler: build-essential is installed only if g++ is missing.
 APT_PACKAGES := $(if $(shell command -v g++ 2>/dev/null),,build-essential)
 
-.PHONY: setup system venv models test test-fast lint demo bench bench-accuracy bench-speed bench-audience bench-long fixtures clean
+.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-speed bench-audience bench-latency bench-long fixtures clean
 
 setup: system venv models  ## everything: system packages, .venv, default models
 
@@ -37,7 +37,10 @@ lint: venv
 	$(BIN)/ruff check coach tests bench scripts
 	$(BIN)/ruff format --check coach tests bench scripts
 
-demo: setup  ## score the shipped practice talk and print the report
+demo: setup  ## rehearse the shipped talk through the virtual mic: report, spoken questions, answers
+	$(BIN)/coach rehearse --input audio_fixtures/practice_talk.wav --answers audio_fixtures/answers/*.wav --speak-to audience.wav
+
+demo-score: setup  ## score the shipped practice talk and print the report
 	$(BIN)/coach score audio_fixtures/practice_talk.wav
 
 fixtures: venv models  ## regenerate audio_fixtures/ with Piper
@@ -53,6 +56,9 @@ bench-speed: setup  ## real-time factor and peak memory on >= 10 minutes of audi
 
 bench-audience: setup  ## 24 audience questions checked: single, grounded, not repeated
 	$(BIN)/python bench/audience.py
+
+bench-latency: setup  ## the rehearse loop in real time over >= 10 Q&A turns: response times, memory
+	$(BIN)/python bench/latency.py --questions 10
 
 bench-long: setup  ## one 60-minute file: time and peak memory of a long recording
 	$(BIN)/python bench/speed.py --eval $(EVAL) --minutes 1 --long-minutes 60

@@ -107,6 +107,11 @@ class Question:
     ready_at: float | None = None
     """time.monotonic() when the question was checked and ready to speak."""
 
+    @property
+    def spoken_text(self) -> str:
+        """What is said: the lead-in, if any, then the question."""
+        return f"{self.lead_in} {self.text}".strip()
+
     def to_dict(self) -> dict[str, object]:
         """JSON-ready (times relative to ``started_at``, seconds)."""
 
@@ -402,7 +407,7 @@ class Audience:
                     reason = check_question(  # the lead-in counts for length and grounding
                         f"{lead_in} {text}".strip(), transcript=grounding, asked=asked,
                         options=self.options,
-                    )  # fmt: skip
+                    ) or (self._repeats(text, follow_up_to) if follow_up_to else None)  # fmt: skip
                 if reason is None:
                     yield question
                     self.asked.append(question)
@@ -416,6 +421,14 @@ class Audience:
         self.asked.append(text)
         yield Question(text, focus, "fallback", attempts, rejected, kind, lead_in, started,
                        first_token[0] if first_token else None, time.monotonic())  # fmt: skip
+
+    @staticmethod
+    def _repeats(text: str, original: Question) -> str | None:
+        """A follow-up that only says its question again (most of its words) is no use."""
+        words, prev = _content(text), _content(original.text)
+        if words and len(words & prev) / len(words) >= 0.8:
+            return "repeats the question it follows up"
+        return None
 
     def _attempt(
         self, messages: list[Message], attempt: int, first_token: list[float], grounding: str

@@ -244,7 +244,6 @@ def _rehearse(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from coach.analysis.pace import PaceOptions
-    from coach.asr import AsrOptions
     from coach.audience import AudienceOptions
     from coach.endpoint import EndpointOptions
     from coach.live import LiveOptions
@@ -252,7 +251,15 @@ def _rehearse(args: argparse.Namespace) -> int:
     from coach.render.live import TerminalEvents
     from coach.render.session import print_session
     from coach.score import ScoreOptions
-    from coach.session import FileInput, MicInput, Models, Rehearsal, RehearseOptions, SessionFolder
+    from coach.session import (
+        FileInput,
+        MicInput,
+        Models,
+        Rehearsal,
+        RehearseOptions,
+        SessionFolder,
+        live_asr_options,
+    )
     from coach.sinks import TeeSink, WavSink, open_sink
     from coach.tts import TtsOptions
 
@@ -264,8 +271,6 @@ def _rehearse(args: argparse.Namespace) -> int:
         raise OptionsError("--answers needs --input (the answers go with a recorded talk)")
     if args.fast and args.input is None:
         raise OptionsError("--fast needs --input (a microphone cannot go faster)")
-    if args.answer_pause < args.hangover:
-        raise OptionsError("--answer-pause must be at least --hangover")
     script_text = None
     if args.script is not None:
         from coach.analysis.script import load_script
@@ -291,7 +296,7 @@ def _rehearse(args: argparse.Namespace) -> int:
         folder = SessionFolder(args.save) if args.save else SessionFolder.new(None, "rehearse")
         want_qa = args.questions > 0
         models = Models(
-            AsrOptions(model=args.asr_model),
+            live_asr_options(args.asr_model),
             LlmOptions(model=args.llm_model, seed=args.seed) if want_qa else None,
             TtsOptions(voice=args.voice) if want_qa else None,
         )

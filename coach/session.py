@@ -27,16 +27,16 @@ per-turn timings), so Ctrl-C, a crash or a vanished microphone leaves a usable s
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import datetime as dt
 import json
 import logging
 import os
 import queue
-import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -44,7 +44,7 @@ from typing import Any, Protocol
 from coach.analysis.answers import AnswerJudgement, judge_answer
 from coach.asr import AsrOptions, Transcriber
 from coach.audience import Audience, AudienceOptions, Question
-from coach.errors import CoachError, ModelError
+from coach.errors import CoachError, OptionsError
 from coach.live import LiveOptions, LiveStatus, TalkRecorder
 from coach.llm import ChatModel, LlmOptions
 from coach.report import ClipReport, headline
@@ -88,17 +88,26 @@ class RehearseOptions:
     """An answer is cut off after this long, seconds."""
     min_answer_words: int = 8
     """Answers shorter than this many words do not address a question."""
+    answer_hangover_s: float = 0.3
+    """Utterance hangover inside answers, seconds: shorter than the talk's, so the last
+    utterance closes, and starts transcribing, 0.9 s before the silence that ends the turn
+    (a Whisper call costs about a second however short the audio, for its 30 s window)."""
 
     def __post_init__(self) -> None:
         if self.questions < 0:
-            raise ValueError("questions must be >= 0")
-        if self.turn_silence_s < self.live.endpoint.hangover_s:
-            from coach.errors import OptionsError
-
+            raise OptionsError(f"questions must be 0 or more, not {self.questions}")
+        if self.turn_silence_s < self.answer_hangover_s:
             raise OptionsError(
                 f"the end-of-answer silence ({self.turn_silence_s} s) must not be shorter "
-                f"than the utterance hangover ({self.live.endpoint.hangover_s} s)"
+                f"than the answer's utterance hangover ({self.answer_hangover_s} s)"
             )
+
+    @property
+    def answer_live(self) -> LiveOptions:
+        """Live options for answers: the answer hangover, pitch measured every 3 s."""
+        hangover = min(self.live.endpoint.hangover_s, self.answer_hangover_s)
+        endpoint = dataclasses.replace(self.live.endpoint, hangover_s=hangover)
+        return dataclasses.replace(self.live, endpoint=endpoint, feature_block_s=2.97)
 
 
 # --- inputs ----------------------------------------------------------------------------------
@@ -213,6 +222,16 @@ class MicInput:
 # --- models ----------------------------------------------------------------------------------
 
 
+def live_asr_options(model: str = "tiny.en") -> AsrOptions:
+    """Recogniser options for a live session: every core for each call.
+
+    Batch scoring runs one thread per core for throughput; live, one utterance at a time
+    decides how soon the reply comes: tiny.en took 1.8 s on 7 s of speech with one
+    thread and 1.3 s with two on the 2-core development machine.
+    """
+    return AsrOptions(model=model, cpu_threads=os.cpu_count() or 0)
+
+
 class Models:
     """The three models, loaded once: the recogniser now, the LLM and voice in the background.
 
@@ -228,11 +247,22 @@ class Models:
         tts: TtsOptions | None,
         *,
         transcriber: Transcriber | None = None,
+        chat: ChatModel | None = None,
+        speaker: Speaker | None = None,
     ) -> None:
+        """Load the recogniser (unless given) and start the background load.
+
+        Args:
+            asr, llm, tts: what to load; ``llm``/``tts`` None for a session without them.
+            transcriber, chat, speaker: models already loaded (used as they are).
+
+        Raises:
+            ModelError: the recogniser cannot be loaded.
+        """
         self.transcriber = transcriber or Transcriber.load(asr)
         self.errors: dict[str, str] = {}
-        self._llm: ChatModel | None = None
-        self._speaker: Speaker | None = None
+        self._llm: ChatModel | None = chat
+        self._speaker: Speaker | None = speaker
         self.acks: dict[str, list[SpeechChunk]] = {}
         self._llm_options = llm
         self._tts_options = tts
@@ -240,14 +270,15 @@ class Models:
         self._thread.start()
 
     def _load(self) -> None:
-        if self._tts_options is not None:
+        if self._speaker is None and self._tts_options is not None:
             try:
                 self._speaker = Speaker.load(self._tts_options)
-                for text in ACKS:
-                    self.acks[text] = list(self._speaker.speak(text))
             except CoachError as exc:
                 self.errors["voice"] = str(exc)
-        if self._llm_options is not None:
+        if self._speaker is not None:
+            for text in ACKS:
+                self.acks[text] = list(self._speaker.speak(text))
+        if self._llm is None and self._llm_options is not None:
             try:
                 self._llm = ChatModel.load(self._llm_options)
             except CoachError as exc:
@@ -268,14 +299,15 @@ class Models:
         return self._speaker
 
     def names(self) -> dict[str, str]:
-        """Which models the session used."""
+        """Which models the session used (a path, or "(not loaded) name")."""
         out = {"asr": self.transcriber.options.model}
-        if self._llm_options is not None:
-            llm = self._llm
-            out["llm"] = str(llm.path) if llm else f"(not loaded) {self._llm_options.model}"
-        if self._tts_options is not None:
-            sp = self._speaker
-            out["voice"] = str(sp.model_path) if sp else f"(not loaded) {self._tts_options.voice}"
+        llm, sp = self._llm, self._speaker
+        if llm is not None or self._llm_options is not None:
+            name = self._llm_options.model if self._llm_options else ""
+            out["llm"] = str(getattr(llm, "path", "custom")) if llm else f"(not loaded) {name}"
+        if sp is not None or self._tts_options is not None:
+            name = self._tts_options.voice if self._tts_options else ""
+            out["voice"] = str(sp.model_path) if sp else f"(not loaded) {name}"
         return out
 
 
@@ -551,6 +583,17 @@ def _in_thread(
         yield item
 
 
+@dataclass
+class _Reply:
+    """A question ready to be spoken."""
+
+    question: Question
+    chunks: list[SpeechChunk] | None = None
+    """Its speech, synthesised in advance (None: synthesise when spoken)."""
+    spoken: bool = False
+    """Already spoken while it was generated (a streamed follow-up)."""
+
+
 class Rehearsal:
     """Runs one session; see the module docstring. Use :meth:`run` once."""
 
@@ -619,14 +662,16 @@ class Rehearsal:
             except CoachError as exc:
                 res.notes.append(f"audio output: {exc}")
             self.input.close()
-            self._save()
+            self._save(pages=True)
         return res
 
-    def _save(self) -> None:
+    def _save(self, *, pages: bool = False) -> None:
+        """Write report.json (cheap, after every step); with ``pages`` also the HTML and
+        Markdown reports (charts take a moment: after the talk and at the end)."""
         res = self.result
         res.models = self.models.names()
         self.folder.write_json("report.json", res.to_dict())
-        if res.talk is not None:
+        if pages and res.talk is not None:
             from coach.render.session import session_html, session_markdown
 
             self.folder.write_text("report.html", session_html(res))
@@ -703,34 +748,32 @@ class Rehearsal:
         opts = self.options
         res = self.result
         llm = self.models.llm()
-        speaker = self.models.speaker()
+        self.speaker = self.models.speaker()
         for what, why in self.models.errors.items():
             res.notes.append(f"{what}: {why}")
             self.events.note(f"{what} not available: {why}")
         if llm is None:
             self.events.note("questions are built from the talk's key terms (no LLM)")
-        self.speaker = speaker
         audience = Audience(llm, talk.transcript, opts.audience)
         timing = self._talk_timing
-        upcoming = self._pool.submit(audience.next_question)
+        upcoming: concurrent.futures.Future[_Reply] | None = self._prepare(audience)
         self._speak_ack(ACK_AFTER_TALK, timing)
-        question = self._await(upcoming, timing)
+        self._save(pages=True)  # the talk's HTML report, while the first question is made
+        reply = self._await(upcoming, timing)  # type: ignore[arg-type]
+        upcoming = None
         main_asked = 1
         answer_index = 0
         while True:
-            self._speak_question(question, timing)
-            res.timings.append(timing)
-            self.folder.append_line("timings.jsonl", json.dumps(timing.to_dict()))
-            self._save()
-            upcoming = (
-                self._pool.submit(audience.next_question) if main_asked < opts.questions else None
-            )
-            exchange = Exchange(len(res.exchanges) + 1, question)
+            self._speak_reply(reply, timing)
+            self._log_turn(timing)
+            if upcoming is None and main_asked < opts.questions:
+                upcoming = self._prepare(audience)  # made while the person answers
+            exchange = Exchange(len(res.exchanges) + 1, reply.question)
             res.exchanges.append(exchange)
+            self._save()
             timing = TurnTiming(len(res.timings), "answer")
             heard = self._listen(answer_index, exchange, timing)
             answer_index += 1
-            self._save()
             if heard is None:
                 res.notes.append(
                     f"no answer recording left for question {exchange.index} (--answers): "
@@ -743,91 +786,102 @@ class Rehearsal:
             assert judgement is not None
             if judgement.words == 0:
                 self._speak_ack(ACK_NO_ANSWER, timing)
-            elif not judgement.addressed and opts.follow_ups and question.kind == "question":
-                question = self._follow_up(audience, question, exchange, timing)
+            elif not judgement.addressed and opts.follow_ups and reply.question.kind == "question":
+                reply = self._follow_up(audience, reply.question, exchange, timing)
+                self._save()
                 continue
             elif upcoming is not None:
                 self._speak_ack(ACK_ANSWERED[self._ack_n % len(ACK_ANSWERED)], timing)
                 self._ack_n += 1
+            self._save()
             if upcoming is None:
                 timing.reply = "closing"
                 self._speak_ack(CLOSING, timing)
-                res.timings.append(timing)
-                self.folder.append_line("timings.jsonl", json.dumps(timing.to_dict()))
+                self._log_turn(timing)
                 return
-            question = self._await(upcoming, timing)
+            reply = self._await(upcoming, timing)
+            upcoming = None
             main_asked += 1
 
-    def _await(self, future: concurrent.futures.Future[Question], timing: TurnTiming) -> Question:
-        question = future.result()
-        timing.llm_start_s = self.rel(question.started_at)
-        timing.llm_first_token_s = self.rel(question.first_token_at)
-        timing.question_ready_s = self.rel(question.ready_at)
-        return question
+    def _log_turn(self, timing: TurnTiming) -> None:
+        self.result.timings.append(timing)
+        self.folder.append_line("timings.jsonl", json.dumps(timing.to_dict()))
+
+    def _prepare(self, audience: Audience) -> concurrent.futures.Future[_Reply]:
+        """Generate the next new question, and synthesise it, on the LLM thread."""
+
+        def job() -> _Reply:
+            question = audience.next_question()
+            speaker = self.speaker
+            chunks = list(speaker.speak(question.spoken_text)) if speaker is not None else None
+            return _Reply(question, chunks)
+
+        return self._pool.submit(job)
+
+    def _await(self, future: concurrent.futures.Future[_Reply], timing: TurnTiming) -> _Reply:
+        reply = future.result()
+        q = reply.question
+        timing.llm_start_s = self.rel(q.started_at)
+        timing.llm_first_token_s = self.rel(q.first_token_at)
+        timing.question_ready_s = self.rel(q.ready_at)
+        return reply
 
     def _follow_up(
         self, audience: Audience, question: Question, exchange: Exchange, timing: TurnTiming
-    ) -> Question:
+    ) -> _Reply:
         """Acknowledge, then stream the follow-up into speech as it is generated."""
-        assert exchange.answer is not None and exchange.judgement is not None
+        answer, judgement = exchange.answer, exchange.judgement
+        assert answer is not None and judgement is not None
         self._speak_ack(ACK_DODGED, timing)
         record: Question | None = None
-        spoke_question = False
         items = _in_thread(
             self._pool,
-            lambda: audience.ask(
-                follow_up_to=question, answer=exchange.answer.transcript,  # type: ignore[union-attr]
-                why=exchange.judgement.reason,  # type: ignore[union-attr]
-            ),
+            lambda: audience.ask(follow_up_to=question, answer=answer.transcript,
+                                 why=judgement.reason),
         )  # fmt: skip
-        pieces: list[str] = []
         for item in items:
             if isinstance(item, Question):
                 record = item
                 break
-            pieces.append(item)
             t = self._speak(item)
             if timing.question_audio_s is None:
                 timing.question_audio_s = t
-            spoke_question = True
-        assert record is not None and spoke_question
+        assert record is not None
         timing.reply = "follow_up"
         timing.llm_start_s = self.rel(record.started_at)
         timing.llm_first_token_s = self.rel(record.first_token_at)
         timing.question_ready_s = self.rel(record.ready_at)
-        record.spoken = True  # type: ignore[attr-defined]
-        self.events.say("audience", " ".join(pieces))
-        return record
+        self.events.say("audience", record.spoken_text)
+        return _Reply(record, spoken=True)
 
-    def _speak_question(self, question: Question, timing: TurnTiming) -> None:
-        if getattr(question, "spoken", False):
+    def _speak_reply(self, reply: _Reply, timing: TurnTiming) -> None:
+        if reply.spoken:
             return  # a follow-up is spoken while it is generated
-        timing.reply = timing.reply or question.kind
-        text = f"{question.lead_in} {question.text}".strip()
-        timing.question_audio_s = self._speak(text)
+        timing.reply = timing.reply or reply.question.kind
+        text = reply.question.spoken_text
+        timing.question_audio_s = self._speak(text, reply.chunks)
         self.events.say("audience", text)
 
     def _speak_ack(self, text: str, timing: TurnTiming) -> None:
-        t = self._speak(text)
+        t = self._speak(text, self.models.acks.get(text))
         if timing.first_audio_s is None:
             timing.first_audio_s = t
         self.events.say("audience", text)
 
-    def _speak(self, text: str) -> float | None:
-        """Speak ``text``; returns when its first audio went out (session seconds)."""
+    def _speak(self, text: str, chunks: list[SpeechChunk] | None = None) -> float | None:
+        """Speak ``text`` (or its ``chunks`` synthesised in advance); returns when its first
+        audio went out, session seconds."""
         speaker = getattr(self, "speaker", None)
-        chunks = self.models.acks.get(text) if speaker is not None else None
-        if chunks is None:
-            if speaker is None:
-                chunks = [SpeechChunk(text, _silence(), 16000, 0.0)]
-            else:
-                chunks = speaker.speak(text)  # type: ignore[assignment]
+        if speaker is None:  # no voice: the sink still gets the text (a beat of silence)
+            spoken: Iterable[SpeechChunk] = [SpeechChunk(text, _silence(), 16000, 0.0)]
+        else:
+            spoken = chunks if chunks is not None else speaker.speak(text)
         first: float | None = None
-        self.folder.append_line("transcript.md", f"\n**Audience:** {text}")
-        for chunk in chunks:  # type: ignore[union-attr]
+        for chunk in spoken:
             t = self.sink.play(chunk)
             if first is None:
                 first = self.rel(t)
+        self.folder.append_line("transcript.md", f"\n**Audience:** {text}")
         return first
 
     def _listen(self, index: int, exchange: Exchange, timing: TurnTiming) -> bool | None:
@@ -839,7 +893,9 @@ class Rehearsal:
         if frames is None:
             return None
         name = f"answers/answer_{exchange.index:02d}.wav"
-        recorder = TalkRecorder(self.models.transcriber, opts.live, wav_path=self.folder.file(name))
+        recorder = TalkRecorder(
+            self.models.transcriber, opts.answer_live, wav_path=self.folder.file(name)
+        )
         self.events.phase(f"answer {exchange.index}", recorder.status, exchange.question.text)
         first_speech: float | None = None
         try:
@@ -886,20 +942,8 @@ def _silence():  # type: ignore[no-untyped-def]
     return np.zeros(1600, np.int16)
 
 
-def load_models(asr: AsrOptions, llm: LlmOptions | None, tts: TtsOptions | None) -> Models:
-    """Load the recogniser now and the LLM and voice in the background.
-
-    Raises:
-        ModelError: the recogniser cannot be loaded (nothing can be scored without it).
-    """
-    try:
-        return Models(asr, llm, tts)
-    except ModelError:
-        raise
-
-
 __all__ = [
     "Exchange", "FileInput", "MicInput", "Models", "QuietEvents", "Rehearsal",
     "RehearseOptions", "SessionFolder", "SessionResult", "TurnTiming", "VoiceInput",
-    "default_sessions_dir", "load_models", "sys",
+    "default_sessions_dir", "live_asr_options",
 ]  # fmt: skip

@@ -51,3 +51,54 @@ def _manifest() -> dict[str, Any]:
 def manifest_entry(name: str) -> dict[str, Any]:
     """The manifest's entry for one fixture file."""
     return _manifest()["fixtures"][name]
+
+
+class ManifestTranscriber:
+    """A recogniser that knows the script: returns the words of a manifest entry whose
+    times fall inside the audio it is given (no model). :meth:`use` switches the entry,
+    for a session that records the talk and then each answer from time 0."""
+
+    from coach.asr import AsrOptions
+
+    options = AsrOptions(model="scripted")
+
+    def __init__(self, name: str = "practice_talk.wav") -> None:
+        self.calls: list[tuple[float, float]] = []
+        self.use(name)
+
+    def use(self, name: str) -> None:
+        """Answer from the manifest entry of fixture ``name`` from now on."""
+        self.words: list[Word] = []
+        for seg in manifest_entry(name)["segments"]:
+            if seg["kind"] == "silence":
+                continue
+            toks = seg["text"].split()
+            step = (seg["end_s"] - seg["start_s"]) / len(toks)
+            for i, tok in enumerate(toks):
+                a = seg["start_s"] + i * step
+                self.words.append(Word(tok, round(a, 3), round(a + step * 0.9, 3)))
+
+    def transcribe(self, samples: Any, *, regions: Any = None, offset_s: float = 0.0) -> list[Word]:
+        end = offset_s + samples.size / 16000
+        self.calls.append((offset_s, end))
+        return [w for w in self.words if offset_s <= (w.start_s + w.end_s) / 2 < end]
+
+
+class ScriptedLlm:
+    """A chat model that streams replies from a list in small pieces, recording prompts."""
+
+    def __init__(self, replies: list[str], piece_chars: int = 3) -> None:
+        self.replies = list(replies)
+        self.prompts: list[list[dict[str, str]]] = []
+        self.piece_chars = piece_chars
+        self.pieces_sent = 0
+
+    def stream(self, messages: list[dict[str, str]], **kwargs: Any) -> Any:
+        self.prompts.append(messages)
+        reply = self.replies.pop(0)
+        for i in range(0, len(reply), self.piece_chars):
+            self.pieces_sent += 1
+            yield reply[i : i + self.piece_chars]
+
+    def complete(self, messages: list[dict[str, str]], **kwargs: Any) -> str:
+        return "".join(self.stream(messages, **kwargs))

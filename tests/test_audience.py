@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import ScriptedLlm
 
 from coach.audience import (
     Audience,
@@ -78,26 +79,6 @@ def test_options_are_checked() -> None:
         AudienceOptions(max_words=2)
 
 
-class ScriptedLlm:
-    """Replies from a list, streamed in small pieces, recording the prompts it got."""
-
-    def __init__(self, replies: list[str], piece_chars: int = 3) -> None:
-        self.replies = list(replies)
-        self.prompts: list[list[dict[str, str]]] = []
-        self.piece_chars = piece_chars
-        self.pieces_sent = 0
-
-    def stream(self, messages, **kwargs):  # type: ignore[no-untyped-def]
-        self.prompts.append(messages)
-        reply = self.replies.pop(0)
-        for i in range(0, len(reply), self.piece_chars):
-            self.pieces_sent += 1
-            yield reply[i : i + self.piece_chars]
-
-    def complete(self, messages, **kwargs):  # type: ignore[no-untyped-def]
-        return "".join(self.stream(messages, **kwargs))
-
-
 def test_audience_retries_then_falls_back() -> None:
     llm = ScriptedLlm([
         json.dumps({"question": "Why 140 changes? And why Gerrit?"}),  # two questions
@@ -128,7 +109,8 @@ def test_generation_stops_at_the_question() -> None:
 
 
 def test_lead_in_is_streamed_before_the_question() -> None:
-    llm = ScriptedLlm([json.dumps({"question": "You said 23 builds broke. How did you count them?"})])
+    reply = {"question": "You said 23 builds broke. How did you count them?"}
+    llm = ScriptedLlm([json.dumps(reply)])
     a = Audience(llm, TALK)  # type: ignore[arg-type]
     items = list(a.ask())
     assert items[0] == "You said 23 builds broke."

@@ -8,38 +8,18 @@ from pathlib import Path
 
 import pytest
 import soundfile as sf
+from conftest import ManifestTranscriber
 
 from coach.asr import AsrOptions
 from coach.live import LiveOptions, TalkRecorder
 from coach.stream import file_frames
-from coach.transcript import Word
 
 FIXTURES = Path(__file__).resolve().parent.parent / "audio_fixtures"
 TALK = FIXTURES / "practice_talk.wav"
 ENTRY = json.loads((FIXTURES / "manifest.json").read_text())["fixtures"]["practice_talk.wav"]
 
 
-class ScriptedTranscriber:
-    """Knows the script: returns the manifest's words that fall inside the audio it gets."""
-
-    options = AsrOptions(model="scripted")
-
-    def __init__(self) -> None:
-        self.words: list[Word] = []
-        for seg in ENTRY["segments"]:
-            if seg["kind"] == "silence":
-                continue
-            toks = seg["text"].split()
-            step = (seg["end_s"] - seg["start_s"]) / len(toks)
-            for i, tok in enumerate(toks):
-                a = seg["start_s"] + i * step
-                self.words.append(Word(tok, round(a, 3), round(a + step * 0.9, 3)))
-        self.calls: list[tuple[float, float]] = []
-
-    def transcribe(self, samples, *, regions=None, offset_s: float = 0.0) -> list[Word]:  # type: ignore[no-untyped-def]
-        end = offset_s + samples.size / 16000
-        self.calls.append((offset_s, end))
-        return [w for w in self.words if offset_s <= (w.start_s + w.end_s) / 2 < end]
+ScriptedTranscriber = ManifestTranscriber
 
 
 def _run(recorder: TalkRecorder, until_s: float | None = None) -> None:

@@ -14,17 +14,15 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from coach.analysis.script import STOP_WORDS as _SCRIPT_STOP_WORDS
+from coach.analysis.script import stem
 from coach.transcript import tokens
 
-STOP_WORDS = frozenset(
-    "a an the and or but so of to in on at for with by from as is are was were be been being "
-    "it its it's this that these those there here we you i he she they them our your my me us "
-    "do does did have has had not no yes can could will would should may might must just "
-    "very really about into than then also more most some any all each every one what which "
-    "who whom when where why how thank thanks like well okay um uh er ah hm if i'm we're "
-    "you're that's there's what's don't didn't can't won't i'd we'd you'd tell more".split()
+STOP_WORDS = _SCRIPT_STOP_WORDS | frozenset(
+    "thank thanks um uh er ah hm tell one two every each also".split()
 )
-"""Words that carry no topic (shared with the audience's key terms and checks)."""
+"""Words that carry no topic (the script analysis's list plus a few; shared with the
+audience's key terms and checks)."""
 
 DEFLECTIONS = (
     "not sure", "don't know", "do not know", "no idea", "have to think", "need to think",
@@ -43,15 +41,6 @@ _NOT_ACTIONS = frozenset(
     "can't not".split()
 )
 _FIRST_PERSON_RE = re.compile(r"\b(?:i|we)\s+([a-z]+(?:ed|t)|[a-z]+)\b")
-
-
-def stem(token: str) -> str:
-    """A crude English stem for matching: reviews/reviewed/reviewing -> review."""
-    for suffix in ("ing", "ed", "es", "s"):
-        if token.endswith(suffix) and len(token) - len(suffix) >= 3:
-            token = token[: -len(suffix)]
-            break
-    return token
 
 
 def content_stems(text: str) -> set[str]:

@@ -1,0 +1,134 @@
+"""Response times of `coach rehearse`: the virtual-mic loop over many question-and-answer turns.
+
+Plays the shipped practice talk through the virtual mic in real time, then answers
+--questions questions with the shipped answer recordings (cycled), with the default
+models (tiny.en, the Qwen2.5 0.5B GGUF, Piper en_US-joe-medium) and the audience's speech
+written to a wav. Prints, per stage and end to end, p50 and p95 over the turns that follow
+an answer, the time until the session listened, and the process's peak memory with all
+three models loaded.
+
+Targets (2-core machine): reply after the end-of-turn decision p50 <= 1.0 s, p95 <= 1.8 s;
+peak memory < 1.5 GB; ready to listen within 5 s of start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-quantile (0..1) by linear interpolation."""
+    values = sorted(values)
+    if len(values) == 1:
+        return values[0]
+    pos = q * (len(values) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (pos - lo)
+
+
+def main() -> int:
+    started = time.monotonic()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--questions", type=int, default=10, help="new questions (default 10)")
+    ap.add_argument("--fast", action="store_true", help="no real-time pacing (not the target)")
+    ap.add_argument("--llm-model", default="qwen2.5-coder-0.5b-instruct")
+    ap.add_argument("--json", type=Path, help="also write the figures here")
+    args = ap.parse_args()
+
+    from coach.llm import LlmOptions
+    from coach.session import (
+        FileInput,
+        Models,
+        QuietEvents,
+        Rehearsal,
+        RehearseOptions,
+        SessionFolder,
+        live_asr_options,
+    )
+    from coach.sinks import WavSink
+    from coach.tts import TtsOptions
+
+    fixtures = ROOT / "audio_fixtures"
+    manifest = json.loads((fixtures / "manifest.json").read_text())
+    answers = [fixtures / name for name in manifest["answers"]]
+    answers = (answers * (2 * args.questions // len(answers) + 2))[: 2 * args.questions]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = SessionFolder(Path(tmp) / "session")
+        voice_input = FileInput(fixtures / "practice_talk.wav", answers, realtime=not args.fast)
+        models = Models(live_asr_options(), LlmOptions(model=args.llm_model), TtsOptions())
+        sink = WavSink(folder.file("audience.wav"))
+        events = QuietEvents()
+        options = RehearseOptions(questions=args.questions)
+        result = Rehearsal(voice_input, models, sink, folder, options, events=events,
+                           started_at=started).run()  # fmt: skip
+        peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        for who, text in events.lines:
+            if who in ("audience", "you"):
+                print(f"  {who:8s} {text}")
+        turns = [t for t in result.timings if t.after == "answer"]
+        print(f"\n{'turn':>4s} {'reply':10s} {'transcript':>10s} {'ack':>6s} {'question':>8s} "
+              f"{'q ready':>8s}   (s after the end-of-turn decision)")  # fmt: skip
+        for t in result.timings:
+            st = t.stages()
+            ready = (None if t.question_ready_s is None or t.decided_s is None
+                     else t.question_ready_s - t.decided_s)  # fmt: skip
+
+            def f(v: float | None) -> str:
+                return "-" if v is None else f"{v:.2f}"
+
+            print(f"{t.turn:4d} {t.reply:10s} {f(st['transcript_after_decision_s']):>10s} "
+                  f"{f(st['response_after_decision_s']):>6s} "
+                  f"{f(st['question_after_decision_s']):>8s} {f(ready):>8s}")  # fmt: skip
+        stages: dict[str, list[float]] = {}
+        for t in turns:
+            for k, v in t.stages().items():
+                if v is not None:
+                    stages.setdefault(k, []).append(v)
+        print(f"\nstatus {result.status}; {len(turns)} turns after an answer "
+              f"({sum(t.reply == 'follow_up' for t in turns)} follow-ups); "
+              f"{'fast (not paced)' if args.fast else 'real time'}")  # fmt: skip
+        print(f"{'stage (s)':34s} {'p50':>7s} {'p95':>7s} {'max':>7s}  n")
+        figures: dict[str, object] = {}
+        for k, vals in stages.items():
+            p50, p95 = pct(vals, 0.5), pct(vals, 0.95)
+            figures[k] = {"p50": round(p50, 3), "p95": round(p95, 3), "max": round(max(vals), 3),
+                          "n": len(vals)}  # fmt: skip
+            print(f"{k:34s} {p50:7.2f} {p95:7.2f} {max(vals):7.2f}  {len(vals)}")
+        talk = result.timings[0].stages() if result.timings else {}
+        report_s = talk.get("transcript_after_decision_s")
+        first_q_s = talk.get("question_after_decision_s")
+        print(f"\nafter the talk: report {report_s} s after it ended, first question {first_q_s} s")
+        print(f"ready to listen: {result.ready_s:.2f} s after start (target <= 5)")
+        print(f"peak memory: {peak_mb:.0f} MB with all three models loaded (target < 1500)")
+        reply = stages.get("response_after_decision_s", [])
+        question = stages.get("question_after_decision_s", [])
+        if reply:
+            print(f"reply after decision: p50 {pct(reply, .5):.2f} s (target <= 1.0), "
+                  f"p95 {pct(reply, .95):.2f} s (target <= 1.8)")  # fmt: skip
+        if question:
+            mean = statistics.mean(question)
+            print(f"question audio after decision: p50 {pct(question, 0.5):.2f} s, "
+                  f"p95 {pct(question, 0.95):.2f} s, mean {mean:.2f} s")  # fmt: skip
+        sources = [e.question.source for e in result.exchanges]
+        print(f"questions from the LLM: {sources.count('llm')} of {len(sources)} "
+              f"(rest built from key terms)")  # fmt: skip
+        if args.json:
+            args.json.write_text(json.dumps({
+                "stages": figures, "ready_s": result.ready_s, "peak_mb": round(peak_mb),
+                "talk": talk, "status": result.status,
+            }, indent=2))  # fmt: skip
+    return 0 if result.status == "complete" else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,258 @@
+"""The rehearsal loop: with fakes for every model (no models needed), with interruptions
+(Ctrl-C, a vanished microphone), and end to end through the virtual mic with the real
+default models."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import soundfile as sf
+from conftest import FIXTURES, ManifestTranscriber, ScriptedLlm, manifest_entry
+from test_tts import FakeVoice
+
+from coach.asr import AsrOptions
+from coach.audience import Question
+from coach.session import (
+    ACK_AFTER_TALK,
+    ACK_DODGED,
+    CLOSING,
+    FileInput,
+    Models,
+    QuietEvents,
+    Rehearsal,
+    RehearseOptions,
+    SessionFolder,
+)
+from coach.sinks import WavSink
+from coach.stream import AudioFrame, DeviceError
+from coach.tts import Speaker, TtsOptions
+
+TALK = FIXTURES / "practice_talk.wav"
+ANSWERS = [FIXTURES / f"answers/answer_{i:02d}.wav" for i in range(1, 7)]
+
+
+class FollowTheScript(QuietEvents):
+    """Switches the scripted recogniser to each answer's script as its phase starts."""
+
+    def __init__(self, asr: ManifestTranscriber, answers: list[Path]) -> None:
+        super().__init__()
+        self.asr = asr
+        self.answers = answers
+
+    def phase(self, name, status, prompt=""):  # type: ignore[no-untyped-def]
+        super().phase(name, status, prompt)
+        if name.startswith("answer "):
+            n = int(name.split()[1])
+            self.asr.use(str(self.answers[n - 1].relative_to(FIXTURES)))
+        if status is not None:
+            status()  # the live display asks for figures; it must work at any moment
+
+
+def q(text: str) -> str:
+    return json.dumps({"question": text})
+
+
+def run_session(
+    tmp_path: Path,
+    answers: list[Path],
+    replies: list[str],
+    *,
+    voice_input: object | None = None,
+    questions: int = 3,
+) -> tuple[Rehearsal, FollowTheScript, WavSink, ScriptedLlm]:
+    asr = ManifestTranscriber()
+    events = FollowTheScript(asr, answers)
+    llm = ScriptedLlm(replies)
+    speaker = Speaker(FakeVoice(), TtsOptions(sentence_silence_s=0.0))
+    models = Models(AsrOptions(), None, None, transcriber=asr, chat=llm, speaker=speaker)  # type: ignore[arg-type]
+    folder = SessionFolder(tmp_path / "session")
+    sink = WavSink(folder.file("audience.wav"))
+    voice_input = voice_input or FileInput(TALK, answers, realtime=False)
+    session = Rehearsal(voice_input, models, sink, folder, RehearseOptions(questions=questions),
+                        events=events)  # type: ignore[arg-type]  # fmt: skip
+    session.run()
+    return session, events, sink, llm
+
+
+REPLIES = [
+    q("Why did 23 of the 140 changes break the build?"),
+    q("How long does a careful review take?"),
+    q("Which checklist items matter most for security?"),
+    q("What would a concrete review of the payment service look like?"),  # the follow-up
+]
+
+
+def test_the_whole_loop_with_fakes(tmp_path: Path) -> None:
+    session, events, sink, llm = run_session(tmp_path, ANSWERS[:4], list(REPLIES))
+    res = session.result
+    assert res.status == "complete", res.notes
+    # talk report: the same analysis as `coach score`
+    expected = manifest_entry("practice_talk.wav")["expected"]
+    assert res.talk is not None and res.talk.word_count == expected["lexical_words"]
+    # Q1 answered (answer_01), Q2 dodged (answer_02) -> follow-up answered (03), Q3 (04)
+    kinds = [(e.question.kind, e.judgement.addressed) for e in res.exchanges]  # type: ignore[union-attr]
+    assert kinds == [("question", True), ("question", False), ("follow_up", True),
+                     ("question", True)]  # fmt: skip
+    assert "deflected" in res.exchanges[1].judgement.reason  # type: ignore[union-attr]
+    assert res.exchanges[2].question.focus == res.exchanges[1].question.focus
+    # the follow-up prompt quoted the dodged answer
+    assert "not sure" in llm.prompts[-1][1]["content"]
+    # everything the audience said went into the wav, in order
+    said = [text for text, _a, _b in sink.segments]
+    spoken_questions = [e.question.text for e in res.exchanges]
+    for text in [ACK_AFTER_TALK, *spoken_questions, ACK_DODGED, CLOSING]:
+        assert any(text in s for s in said), text
+    assert said.index(ACK_DODGED) < said.index(spoken_questions[2])  # then the follow-up
+    # the session folder
+    folder = session.folder.path
+    for name in ("talk.wav", "audience.wav", "report.json", "report.html", "report.md",
+                 "timings.jsonl", "transcript.md"):  # fmt: skip
+        assert (folder / name).is_file(), name
+    for i in range(1, 5):
+        info = sf.info(str(folder / f"answers/answer_{i:02d}.wav"))
+        assert info.samplerate == 16000 and info.frames > 16000
+    report = json.loads((folder / "report.json").read_text())
+    assert report["status"] == "complete" and len(report["qa"]) == 4
+    assert report["qa"][1]["judgement"]["addressed"] is False
+    assert report["qa"][0]["answer_delivery"]["word_count"] > 10
+    timings = [json.loads(line) for line in (folder / "timings.jsonl").read_text().splitlines()]
+    assert [t["reply"] for t in timings] == ["question", "question", "follow_up", "question",
+                                             "closing"]  # fmt: skip
+    for t in timings[1:]:
+        assert t["stages"]["transcript_after_decision_s"] is not None
+        assert t["stages"]["response_after_decision_s"] is not None
+    html = (folder / "report.html").read_text()
+    assert "Questions and answers" in html and "<svg" in html
+    assert ("audience", ACK_DODGED) in events.lines
+
+
+def test_answers_running_out_ends_the_questions(tmp_path: Path) -> None:
+    session, events, _sink, _llm = run_session(tmp_path, ANSWERS[:1], list(REPLIES))
+    res = session.result
+    assert res.status == "complete"
+    assert len(res.exchanges) == 2 and res.exchanges[1].answer is None
+    assert any("no answer recording left" in n for n in res.notes)
+
+
+def test_without_a_model_questions_come_from_the_talk(tmp_path: Path) -> None:
+    asr = ManifestTranscriber()
+    events = FollowTheScript(asr, ANSWERS)
+    models = Models(AsrOptions(), None, None, transcriber=asr)  # type: ignore[arg-type]
+    folder = SessionFolder(tmp_path / "s")
+    sink = WavSink(folder.file("audience.wav"))
+    session = Rehearsal(FileInput(TALK, ANSWERS[:2], realtime=False), models, sink, folder,
+                        RehearseOptions(questions=1), events=events)  # fmt: skip
+    res = session.run()
+    assert res.status == "complete"
+    assert all(e.question.source == "fallback" for e in res.exchanges)
+    assert res.exchanges[0].question.focus.lower() in res.exchanges[0].question.text.lower()
+
+
+class BrokenInput(FileInput):
+    """The virtual mic, failing after ``after_s`` of the talk or of the first answer."""
+
+    def __init__(self, error: BaseException, *, in_answer: bool = False, after_s: float = 20.0):
+        super().__init__(TALK, ANSWERS[:3], realtime=False)
+        self.error = error
+        self.in_answer = in_answer
+        self.after_s = after_s
+
+    def _break(self, frames: Iterator[AudioFrame]) -> Iterator[AudioFrame]:
+        for frame in frames:
+            if frame.start_s >= self.after_s:
+                raise self.error
+            yield frame
+
+    def talk(self, stop):  # type: ignore[no-untyped-def]
+        frames = super().talk(stop)
+        return frames if self.in_answer else self._break(frames)
+
+    def answer(self, index, stop):  # type: ignore[no-untyped-def]
+        frames = super().answer(index, stop)
+        return self._break(frames) if self.in_answer and frames is not None else frames
+
+
+def test_ctrl_c_during_the_talk_ends_the_talk_and_keeps_it(tmp_path: Path) -> None:
+    session, _e, _s, _l = run_session(
+        tmp_path, [], [], voice_input=BrokenInput(KeyboardInterrupt()), questions=0
+    )
+    res = session.result
+    assert res.status == "complete"  # Ctrl-C is one of the ways to end a talk
+    assert res.talk is not None and res.talk.duration_s == pytest.approx(20.0, abs=0.05)
+    assert 40 <= res.talk.word_count <= 60
+    assert sf.info(str(session.folder.file("talk.wav"))).frames / 16000 == pytest.approx(
+        20, abs=0.05
+    )
+
+
+def test_vanished_microphone_mid_talk_keeps_and_scores_the_talk(tmp_path: Path) -> None:
+    error = DeviceError("the input stream from 'USB mic' stopped (device disconnected?)")
+    session, _e, _s, _l = run_session(tmp_path, [], [], voice_input=BrokenInput(error))
+    res = session.result
+    assert res.status == "device_lost"
+    assert res.talk is not None and 40 <= res.talk.word_count <= 60
+    assert any("disconnected" in n for n in res.notes)
+    assert not res.exchanges  # no questions without a microphone to answer them
+    report = json.loads(session.folder.file("report.json").read_text())
+    assert report["status"] == "device_lost" and report["talk"]["word_count"] == res.talk.word_count
+    assert session.folder.file("report.html").is_file()
+
+
+def test_ctrl_c_during_an_answer_keeps_everything_so_far(tmp_path: Path) -> None:
+    voice_input = BrokenInput(KeyboardInterrupt(), in_answer=True, after_s=3.0)
+    session, _e, _s, _l = run_session(tmp_path, ANSWERS[:3], list(REPLIES), voice_input=voice_input)
+    res = session.result
+    assert res.status == "interrupted"
+    assert len(res.exchanges) == 1 and res.exchanges[0].answer is not None
+    assert res.exchanges[0].answer.duration_s == pytest.approx(3.0, abs=0.05)
+    report = json.loads(session.folder.file("report.json").read_text())
+    assert report["status"] == "interrupted" and len(report["qa"]) == 1
+    assert session.folder.file("answers/answer_01.wav").is_file()
+
+
+def test_question_records_carry_generation_times(tmp_path: Path) -> None:
+    session, _e, _s, _l = run_session(tmp_path, ANSWERS[:4], list(REPLIES))
+    for e in session.result.exchanges:
+        question: Question = e.question
+        assert question.source == "llm"
+        assert question.started_at <= question.first_token_at <= question.ready_at  # type: ignore[operator]
+
+
+# --- the real thing ---------------------------------------------------------------------------
+
+
+@pytest.mark.models
+def test_rehearse_end_to_end_with_the_default_models(tmp_path: Path) -> None:
+    """`coach rehearse` through the virtual mic: talk, report, spoken questions, answers."""
+    from coach.asr import Transcriber
+    from coach.audio import load
+    from coach.cli import main
+    from coach.transcript import tokens
+
+    save = tmp_path / "session"
+    speech = tmp_path / "audience.wav"
+    args = ["rehearse", "--input", str(TALK), "--answers", *map(str, ANSWERS[:4]), "--fast",
+            "--questions", "2", "--speak-to", str(speech), "--save", str(save),
+            "--script", str(FIXTURES / "practice_talk.md")]  # fmt: skip
+    assert main(args) == 0
+    report = json.loads((save / "report.json").read_text())
+    assert report["status"] == "complete"
+    assert report["talk"]["word_count"] > 100
+    assert report["script"]["skipped"] >= 1 and report["script"]["covered"] >= 5
+    qa = report["qa"]
+    assert 2 <= len(qa) <= 4
+    assert any(not e["judgement"]["addressed"] for e in qa)  # answer_02 dodges
+    assert (save / "report.html").is_file() and (save / "talk.wav").is_file()
+    # every question was spoken into the wav: recognise it and find each question's words
+    heard = set(tokens(" ".join(
+        w.text for w in Transcriber.load(AsrOptions()).transcribe(load(speech))
+    )))  # fmt: skip
+    for e in qa:
+        words = [t for t in tokens(e["question"]["text"]) if len(t) > 3]
+        found = sum(t in heard for t in words)
+        assert found >= 0.6 * len(words), (e["question"]["text"], sorted(heard))
+    # the session keeps its own copy of what the audience said
+    assert sf.info(str(save / "audience.wav")).frames == sf.info(str(speech)).frames
