@@ -141,21 +141,12 @@ def session_markdown(result: SessionResult) -> str:
 
 
 def print_session(result: SessionResult, console: Console) -> None:
-    """The end of the session in the terminal: Q&A table, script table, notes, where saved.
+    """The end of the session in the terminal: questions, answers and judgements, notes, and
+    where the session was saved.
 
     (The talk's own report is printed when the talk ends.)
     """
-    from rich import box
-    from rich.table import Table
     from rich.text import Text
-
-    def table(title: str, headers: tuple[str, ...], rows: list[list[str]]) -> Table:
-        t = Table(title=title, box=box.SIMPLE_HEAD, title_style="bold", show_edge=False)
-        for h in headers:
-            t.add_column(h, overflow="fold")
-        for r in rows:
-            t.add_row(*r)
-        return t
 
     if result.exchanges:
         console.print(Text("Questions and answers", style="bold"))
@@ -164,13 +155,13 @@ def print_session(result: SessionResult, console: Console) -> None:
             console.print(Text.assemble((f"{index}. {asked}: ", "bold cyan"), question))
             console.print(Text("   you: " + answer), highlight=False)
             if words:
-                console.print(Text(f"   {words} words, {wpm} wpm, {fillers} fillers; "
+                noun = "filler" if fillers == "1" else "fillers"
+                console.print(Text(f"   {words} words, {wpm} wpm, {fillers} {noun}; "
                                    f"addressed {verdict}", style="dim"))  # fmt: skip
-    if result.timings:
-        console.print(table("Response times (s)", TIMING_HEADERS, timing_rows(result)))
     for note in result.notes:
         console.print(f"note: {note}", markup=False, highlight=False)
-    console.print(f"Session saved in {result.folder}", markup=False, highlight=False)
+    console.print(f"Session saved in {result.folder} (report.html, report.json, audio; "
+                  "response times in timings.jsonl)", markup=False, highlight=False)  # fmt: skip
 
 
 def print_script(coverage: Any, console: Console) -> None:
