@@ -265,8 +265,6 @@ def _rehearse(args: argparse.Namespace) -> int:
 
     started = time.monotonic()
     console = Console()
-    if args.questions < 0:
-        raise OptionsError("--questions must be 0 or more")
     if args.answers and args.input is None:
         raise OptionsError("--answers needs --input (the answers go with a recorded talk)")
     if args.fast and args.input is None:

@@ -41,6 +41,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+import numpy as np
+
+from coach import SAMPLE_RATE
 from coach.analysis.answers import AnswerJudgement, judge_answer
 from coach.asr import AsrOptions, Transcriber
 from coach.audience import Audience, AudienceOptions, Question
@@ -623,6 +626,8 @@ class Rehearsal:
         self._stop = threading.Event()
         self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="coach-llm")
         self._ack_n = 0
+        self.speaker: Speaker | None = None
+        """The voice, once the questions start (None: none loaded, speech as text only)."""
 
     def now(self) -> float:
         """Seconds since the session started."""
@@ -871,9 +876,10 @@ class Rehearsal:
     def _speak(self, text: str, chunks: list[SpeechChunk] | None = None) -> float | None:
         """Speak ``text`` (or its ``chunks`` synthesised in advance); returns when its first
         audio went out, session seconds."""
-        speaker = getattr(self, "speaker", None)
+        speaker = self.speaker
         if speaker is None:  # no voice: the sink still gets the text (a beat of silence)
-            spoken: Iterable[SpeechChunk] = [SpeechChunk(text, _silence(), 16000, 0.0)]
+            silence = np.zeros(SAMPLE_RATE // 10, np.int16)
+            spoken: Iterable[SpeechChunk] = [SpeechChunk(text, silence, SAMPLE_RATE, 0.0)]
         else:
             spoken = chunks if chunks is not None else speaker.speak(text)
         first: float | None = None
@@ -934,12 +940,6 @@ class Rehearsal:
         )
         self.events.say("you", report.transcript or "(no answer heard)")
         self.folder.append_line("transcript.md", f"\n**You:** {report.transcript or '(no answer)'}")
-
-
-def _silence():  # type: ignore[no-untyped-def]
-    import numpy as np
-
-    return np.zeros(1600, np.int16)
 
 
 __all__ = [
