@@ -5,9 +5,13 @@ default models."""
 from __future__ import annotations
 
 import json
+import threading
+import time
+import types
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 import soundfile as sf
 from conftest import FIXTURES, ManifestTranscriber, ScriptedLlm, manifest_entry
@@ -256,3 +260,99 @@ def test_rehearse_end_to_end_with_the_default_models(tmp_path: Path) -> None:
         assert found >= 0.6 * len(words), (e["question"]["text"], sorted(heard))
     # the session keeps its own copy of what the audience said
     assert sf.info(str(save / "audience.wav")).frames == sf.info(str(speech)).frames
+
+
+# --- the real microphone path, over a fake sounddevice ----------------------------------------
+
+
+class PlayingStream:
+    """A sounddevice.InputStream that 'hears' a recording, then silence (or vanishes)."""
+
+    def __init__(self, audio, vanish_after_s, silence_s, **kwargs):  # type: ignore[no-untyped-def]
+        self.kwargs = kwargs
+        self.audio = audio
+        self.vanish_after_s = vanish_after_s
+        self.silence_s = silence_s
+        self.active = False
+        self._halt = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self.active = True
+        self._thread = threading.Thread(target=self._play, daemon=True)
+        self._thread.start()
+
+    def _play(self) -> None:
+        n = self.kwargs["blocksize"]
+        pcm = np.concatenate([self.audio, np.zeros(int(self.silence_s * 16000), np.int16)])
+        flags = types.SimpleNamespace(input_overflow=False)
+        for pos in range(0, pcm.size - n + 1, n):
+            if self._halt.is_set():
+                return
+            if self.vanish_after_s is not None and pos / 16000 >= self.vanish_after_s:
+                self.active = False
+                self.kwargs["finished_callback"]()  # PortAudio: the device went away
+                return
+            self.kwargs["callback"](pcm[pos : pos + n].reshape(-1, 1), n, None, flags)
+            time.sleep(0.002)
+
+    def stop(self) -> None:
+        self._halt.set()
+        self.active = False
+
+    def close(self) -> None:
+        pass
+
+
+def fake_microphone(monkeypatch, *, vanish_after_s=None, silence_s=4.0):  # type: ignore[no-untyped-def]
+    from coach import stream
+    from coach.audio import load, to_int16
+
+    audio = to_int16(load(TALK))
+    device = {"name": "Fake USB mic", "hostapi": 0, "max_input_channels": 1,
+              "max_output_channels": 0, "default_samplerate": 16000.0}  # fmt: skip
+    sd = types.SimpleNamespace(
+        PortAudioError=RuntimeError,
+        default=types.SimpleNamespace(device=[0, -1]),
+        query_devices=lambda *a, **k: [dict(device, index=0)],
+        InputStream=lambda **kw: PlayingStream(audio, vanish_after_s, silence_s, **kw),
+    )
+    monkeypatch.setattr(stream, "_sounddevice", lambda: sd)
+
+
+def mic_session(tmp_path: Path, options: RehearseOptions) -> Rehearsal:
+    from coach.session import MicInput
+
+    asr = ManifestTranscriber()
+    models = Models(AsrOptions(), None, None, transcriber=asr)  # type: ignore[arg-type]
+    folder = SessionFolder(tmp_path / "mic")
+    session = Rehearsal(MicInput(None), models, WavSink(folder.file("audience.wav")), folder,
+                        options)  # fmt: skip
+    session.run()
+    return session
+
+
+def test_microphone_talk_ends_after_the_silence(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    fake_microphone(monkeypatch, silence_s=6.0)
+    session = mic_session(tmp_path, RehearseOptions(questions=0, end_silence_s=2.0))
+    res = session.result
+    assert res.status == "complete", res.notes
+    expected = manifest_entry("practice_talk.wav")["expected"]
+    assert res.talk is not None and res.talk.word_count == expected["lexical_words"]
+    # the talk's own 0.5 s tail plus 2 s more of silence ended it, not the end of the audio
+    assert 48.57 + 1.4 < res.talk.duration_s < 48.57 + 2.6
+    assert ("note", "talk ended (2 s of silence): "
+            f"{res.talk.duration_s:.1f} s recorded") in session.events.lines  # type: ignore[attr-defined]  # fmt: skip
+
+
+def test_microphone_vanishing_mid_talk_keeps_the_talk(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    fake_microphone(monkeypatch, vanish_after_s=20.0)
+    session = mic_session(tmp_path, RehearseOptions(questions=2))
+    res = session.result
+    assert res.status == "device_lost"
+    assert any("stopped (device disconnected?)" in n for n in res.notes)
+    assert res.talk is not None and 40 <= res.talk.word_count <= 60
+    assert not res.exchanges
+    saved = sf.info(str(session.folder.file("talk.wav")))
+    assert saved.frames / 16000 == pytest.approx(20.0, abs=0.1)
+    assert json.loads(session.folder.file("report.json").read_text())["status"] == "device_lost"
