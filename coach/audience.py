@@ -106,6 +106,8 @@ class Question:
     """time.monotonic() of the model's first token (None for a fallback without a model)."""
     ready_at: float | None = None
     """time.monotonic() when the question was checked and ready to speak."""
+    stage: str = ""
+    """Interview stage (opener, behavioral, technical, closing); "" for the audience."""
 
     @property
     def spoken_text(self) -> str:
@@ -120,6 +122,7 @@ class Question:
 
         return {
             "kind": self.kind,
+            "stage": self.stage,
             "text": self.text,
             "lead_in": self.lead_in,
             "focus": self.focus,
@@ -321,6 +324,114 @@ def json_string_pieces(pieces: Iterable[str], key: str) -> Iterator[str]:
             yield "".join(out)
 
 
+def _repeats(text: str, original: Question) -> str | None:
+    """A follow-up that only says its question again (most of its words) is no use."""
+    words, prev = _content(text), _content(original.text)
+    if words and len(words & prev) / len(words) >= 0.8:
+        return "repeats the question it follows up"
+    return None
+
+
+def generate_question(
+    llm: ChatModel | None,
+    messages: list[Message],
+    *,
+    grounding: str,
+    asked: list[str],
+    options: AudienceOptions,
+    fallback: str,
+    focus: str,
+    kind: str = "question",
+    follow_up_to: Question | None = None,
+    started: float | None = None,
+    stage: str = "",
+) -> Iterator[str | Question]:
+    """Generate one checked question, streaming; the engine under every asking role.
+
+    The model's reply (``{"question": ...}``, grammar-constrained) is read as it streams:
+    a lead-in sentence that passes :func:`check_lead_in` is yielded at once; the question
+    is yielded once :func:`check_question` passes (against ``grounding`` and ``asked``;
+    a follow-up must not repeat ``follow_up_to``). A failed attempt is retried
+    ``options.retries`` times at a higher temperature, then ``fallback`` is used.
+
+    Yields:
+        Sentences to speak as they are ready, and last the :class:`Question` record.
+    """
+    started = time.monotonic() if started is None else started
+    rejected: list[str] = []
+    attempts = 0
+    first_token: list[float] = []
+    lead_in = ""
+    if llm is not None:
+        for attempt in range(1 + options.retries):
+            attempts += 1
+            question = ""
+            reason: str | None = "empty"
+            for kind_, text in _attempt(llm, messages, attempt, first_token, grounding, options):
+                if kind_ == "lead_in":
+                    if not lead_in:  # a retry's lead-in is not spoken a second time
+                        lead_in = text
+                        yield text
+                    continue
+                question = text
+                reason = check_question(  # the lead-in counts for length and grounding
+                    f"{lead_in} {text}".strip(), transcript=grounding, asked=asked,
+                    options=options,
+                ) or (_repeats(text, follow_up_to) if follow_up_to else None)  # fmt: skip
+            if reason is None:
+                yield question
+                yield Question(question, focus, "llm", attempts, rejected, kind, lead_in,
+                               started, first_token[0] if first_token else None,
+                               time.monotonic(), stage)  # fmt: skip
+                return
+            rejected.append(f"{reason}: {question!r}")
+    yield fallback
+    source = "fallback" if llm is not None or not stage else "bank"
+    yield Question(fallback, focus, source, attempts, rejected, kind, lead_in, started,
+                   first_token[0] if first_token else None, time.monotonic(), stage)  # fmt: skip
+
+
+def _attempt(
+    llm: ChatModel,
+    messages: list[Message],
+    attempt: int,
+    first_token: list[float],
+    grounding: str,
+    options: AudienceOptions,
+) -> Iterator[tuple[str, str]]:
+    """One generation: ("lead_in", sentence) for an acceptable statement before the
+    question, then ("question", text) with the rest (checked by the caller)."""
+    raw = llm.stream(
+        messages, schema=QUESTION_SCHEMA, max_tokens=options.max_tokens,
+        temperature=None if attempt == 0 else 0.9,
+    )  # fmt: skip
+
+    def timed() -> Iterator[str]:
+        for piece in raw:
+            if not first_token:
+                first_token.append(time.monotonic())
+            yield piece
+
+    buffer = ""
+    statements = 0
+    pieces = json_string_pieces(timed(), "question")
+    try:
+        for piece in pieces:
+            buffer += piece
+            done, buffer = split_sentences(buffer)
+            for sentence in done:
+                if "?" in sentence:
+                    yield "question", (sentence + " " + buffer).strip()
+                    return  # stop generating: anything after the question is dropped
+                statements += 1
+                if statements == 1 and check_lead_in(sentence, transcript=grounding) is None:
+                    yield "lead_in", sentence
+        yield "question", buffer.strip()
+    finally:
+        pieces.close()
+        raw.close()
+
+
 class Audience:
     """Asks questions about one talk; see the module docstring."""
 
@@ -388,83 +499,15 @@ class Audience:
             asked = [q for q in self.asked if q != follow_up_to.text]
             grounding = self.transcript + " " + follow_up_to.text
         messages = [self.system, {"role": "user", "content": prompt}]
-        rejected: list[str] = []
-        attempts = 0
-        first_token: list[float] = []
-        lead_in = ""
-        if self.llm is not None:
-            for attempt in range(1 + self.options.retries):
-                attempts += 1
-                question = ""
-                reason: str | None = "empty"
-                for kind_, text in self._attempt(messages, attempt, first_token, grounding):
-                    if kind_ == "lead_in":
-                        if not lead_in:  # a retry's lead-in is not spoken a second time
-                            lead_in = text
-                            yield text
-                        continue
-                    question = text
-                    reason = check_question(  # the lead-in counts for length and grounding
-                        f"{lead_in} {text}".strip(), transcript=grounding, asked=asked,
-                        options=self.options,
-                    ) or (self._repeats(text, follow_up_to) if follow_up_to else None)  # fmt: skip
-                if reason is None:
-                    yield question
-                    self.asked.append(question)
-                    yield Question(question, focus, "llm", attempts, rejected, kind, lead_in,
-                                   started, first_token[0] if first_token else None,
-                                   time.monotonic())  # fmt: skip
-                    return
-                rejected.append(f"{reason}: {question!r}")
-        text = fallback_question(focus, self.options.persona, follow_up=kind == "follow_up")
-        yield text
-        self.asked.append(text)
-        yield Question(text, focus, "fallback", attempts, rejected, kind, lead_in, started,
-                       first_token[0] if first_token else None, time.monotonic())  # fmt: skip
-
-    @staticmethod
-    def _repeats(text: str, original: Question) -> str | None:
-        """A follow-up that only says its question again (most of its words) is no use."""
-        words, prev = _content(text), _content(original.text)
-        if words and len(words & prev) / len(words) >= 0.8:
-            return "repeats the question it follows up"
-        return None
-
-    def _attempt(
-        self, messages: list[Message], attempt: int, first_token: list[float], grounding: str
-    ) -> Iterator[tuple[str, str]]:
-        """One generation: ("lead_in", sentence) for an acceptable statement before the
-        question, then ("question", text) with the rest (checked by the caller)."""
-        assert self.llm is not None
-        raw = self.llm.stream(
-            messages, schema=QUESTION_SCHEMA, max_tokens=self.options.max_tokens,
-            temperature=None if attempt == 0 else 0.9,
-        )  # fmt: skip
-
-        def timed() -> Iterator[str]:
-            for piece in raw:
-                if not first_token:
-                    first_token.append(time.monotonic())
-                yield piece
-
-        buffer = ""
-        statements = 0
-        pieces = json_string_pieces(timed(), "question")
-        try:
-            for piece in pieces:
-                buffer += piece
-                done, buffer = split_sentences(buffer)
-                for sentence in done:
-                    if "?" in sentence:
-                        yield "question", (sentence + " " + buffer).strip()
-                        return  # stop generating: anything after the question is dropped
-                    statements += 1
-                    if statements == 1 and check_lead_in(sentence, transcript=grounding) is None:
-                        yield "lead_in", sentence
-            yield "question", buffer.strip()
-        finally:
-            pieces.close()
-            raw.close()
+        fallback = fallback_question(focus, self.options.persona, follow_up=kind == "follow_up")
+        for item in generate_question(
+            self.llm, messages, grounding=grounding, asked=asked, options=self.options,
+            fallback=fallback, focus=focus, kind=kind, follow_up_to=follow_up_to,
+            started=started,
+        ):  # fmt: skip
+            if isinstance(item, Question):
+                self.asked.append(item.text)
+            yield item
 
     def next_question(self) -> Question:
         """Generate a whole question about a new point (not streamed)."""

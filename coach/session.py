@@ -456,6 +456,10 @@ class Exchange:
     """The answer's delivery report (None: no answer recording was left)."""
     judgement: AnswerJudgement | None = None
     """Whether it addressed the question."""
+    feedback: Any = None
+    """Content feedback (coach.analysis.star.AnswerFeedback) in an interview, else None."""
+    reply: str = ""
+    """What the asker said back in answer to the person's own question (the closing)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -467,15 +471,24 @@ class Exchange:
             "answer_transcript": a.transcript if a else "",
             "answer_delivery": headline(a) if a else None,
             "judgement": self.judgement.to_dict() if self.judgement else None,
+            "feedback": self.feedback.to_dict() if self.feedback is not None else None,
+            "reply": self.reply,
         }
 
 
 @dataclass
 class SessionResult:
-    """What a rehearsal produced."""
+    """What a session (a rehearsal or an interview) produced."""
 
     folder: Path
     """The session folder."""
+    kind: str = "rehearse"
+    """"rehearse" or "interview"."""
+    context: dict[str, Any] = field(default_factory=dict)
+    """What the session was about: role, company, persona, scenario, question types it
+    leaned toward..."""
+    practice: list[str] = field(default_factory=list)
+    """The most valuable things to practise next (an interview's report)."""
     talk: ClipReport | None = None
     """The talk's report."""
     exchanges: list[Exchange] = field(default_factory=list)
@@ -499,9 +512,11 @@ class SessionResult:
         """The session report as JSON (schema in README.md)."""
         return {
             "schema": 1,
-            "kind": "rehearse",
+            "kind": self.kind,
             "started": self.started,
             "status": self.status,
+            "context": self.context,
+            "practice": self.practice,
             "notes": self.notes,
             "models": self.models,
             "ready_s": None if self.ready_s is None else round(self.ready_s, 3),
@@ -597,8 +612,103 @@ class _Reply:
     """Already spoken while it was generated (a streamed follow-up)."""
 
 
-class Rehearsal:
-    """Runs one session; see the module docstring. Use :meth:`run` once."""
+@dataclass(frozen=True)
+class Verdict:
+    """What the asking side makes of an answer."""
+
+    addressed: bool
+    """The answer engaged with the question."""
+    follow_up: bool
+    """Worth a follow-up (dodged, or vague in an interview)."""
+    ack: str
+    """What to say first, the moment the turn ends (synthesised in advance)."""
+    reason: str = ""
+    """Why, in one line (the measured facts)."""
+
+
+class Asker(Protocol):
+    """The other side of the conversation: the audience, an interviewer, a scenario partner.
+
+    The engine (:class:`Conversation`) records, times, speaks and saves; the asker decides
+    what to ask and what to make of the answers.
+    """
+
+    opening: str
+    """Said before the first question."""
+    closing: str
+    """Said after the last answer."""
+    no_answer: str
+    """Said when no answer was heard."""
+    lines: tuple[str, ...]
+    """Fixed lines worth synthesising in advance (acknowledgements)."""
+
+    def next_question(self) -> Question | None:
+        """The next new question, or None when there are no more (runs on the LLM thread)."""
+        ...
+
+    def judge(self, exchange: Exchange) -> Verdict:
+        """Judge the answer; fills ``exchange.judgement`` (and ``feedback``)."""
+        ...
+
+    def follow_up(self, exchange: Exchange, verdict: Verdict) -> Iterator[str | Question]:
+        """Stream a follow-up: sentences, then the :class:`Question` record."""
+        ...
+
+    def respond(self, exchange: Exchange) -> Callable[[], Iterator[str]] | None:
+        """A reply to the person's own question (the closing of an interview), or None."""
+        ...
+
+
+class AudienceAsker:
+    """The AI audience as an :class:`Asker`: ``n`` questions about the talk; a dodged answer
+    (:func:`coach.analysis.answers.judge_answer`) gets one follow-up."""
+
+    opening = ACK_AFTER_TALK
+    closing = CLOSING
+    no_answer = ACK_NO_ANSWER
+    lines = ACKS
+
+    def __init__(self, audience: Audience, n: int, *, min_words: int = 8) -> None:
+        self.audience = audience
+        self.n = n
+        self.min_words = min_words
+        self._asked = 0
+        self._acks = 0
+
+    def next_question(self) -> Question | None:
+        if self._asked >= self.n:
+            return None
+        self._asked += 1
+        return self.audience.next_question()
+
+    def judge(self, exchange: Exchange) -> Verdict:
+        q, answer = exchange.question, exchange.answer
+        j = judge_answer(q.spoken_text, answer.transcript if answer else "",
+                         min_words=self.min_words)  # fmt: skip
+        exchange.judgement = j
+        if not j.addressed and j.words:
+            return Verdict(False, True, ACK_DODGED, j.reason)
+        ack = ACK_ANSWERED[self._acks % len(ACK_ANSWERED)]
+        self._acks += 1
+        return Verdict(j.addressed, False, ack, j.reason)
+
+    def follow_up(self, exchange: Exchange, verdict: Verdict) -> Iterator[str | Question]:
+        answer = exchange.answer.transcript if exchange.answer else ""
+        return self.audience.ask(follow_up_to=exchange.question, answer=answer, why=verdict.reason)
+
+    def respond(self, exchange: Exchange) -> Callable[[], Iterator[str]] | None:
+        return None
+
+
+class Conversation:
+    """The engine of a spoken session: listen, judge, speak, time and save each turn.
+
+    Subclasses say what happens (:meth:`_body`): :class:`Rehearsal` records a talk and then
+    lets the audience ask; an interview goes straight to the questions. :meth:`run` keeps
+    the session folder complete whatever happens (Ctrl-C, a vanished microphone).
+    """
+
+    kind = "conversation"
 
     def __init__(
         self,
@@ -609,7 +719,6 @@ class Rehearsal:
         options: RehearseOptions = RehearseOptions(),
         *,
         events: Events | None = None,
-        script_text: str | None = None,
         started_at: float | None = None,
     ) -> None:
         self.input = voice_input
@@ -618,14 +727,12 @@ class Rehearsal:
         self.folder = folder
         self.options = options
         self.events = events or QuietEvents()
-        self.script_text = script_text
         self.t0 = time.monotonic() if started_at is None else started_at
         self.result = SessionResult(
-            folder.path, started=dt.datetime.now().isoformat(timespec="seconds")
+            folder.path, kind=self.kind, started=dt.datetime.now().isoformat(timespec="seconds")
         )
         self._stop = threading.Event()
         self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="coach-llm")
-        self._ack_n = 0
         self.speaker: Speaker | None = None
         """The voice, once the questions start (None: none loaded, speech as text only)."""
 
@@ -644,13 +751,11 @@ class Rehearsal:
     # -- running ---------------------------------------------------------------------------
 
     def run(self) -> SessionResult:
-        """Talk, report, questions and answers; the folder is complete whatever happens."""
+        """Run the session; the folder is complete whatever happens."""
         res = self.result
         self._save()
         try:
-            talk = self._talk()
-            if talk is not None and res.status == "running" and self.options.questions > 0:
-                self._questions(talk)
+            self._body()
             if res.status == "running":
                 res.status = "complete"
         except KeyboardInterrupt:
@@ -667,8 +772,15 @@ class Rehearsal:
             except CoachError as exc:
                 res.notes.append(f"audio output: {exc}")
             self.input.close()
+            self._finish()
             self._save(pages=True)
         return res
+
+    def _body(self) -> None:
+        raise NotImplementedError
+
+    def _finish(self) -> None:
+        """Last words on the result before it is saved (the interview's practice list)."""
 
     def _save(self, *, pages: bool = False) -> None:
         """Write report.json (cheap, after every step); with ``pages`` also the HTML and
@@ -676,11 +788,274 @@ class Rehearsal:
         res = self.result
         res.models = self.models.names()
         self.folder.write_json("report.json", res.to_dict())
-        if pages and res.talk is not None:
+        if pages and (res.talk is not None or res.exchanges):
             from coach.render.session import session_html, session_markdown
 
             self.folder.write_text("report.html", session_html(res))
             self.folder.write_text("report.md", session_markdown(res))
+
+    def _models_for_questions(self) -> ChatModel | None:
+        """Wait for the LLM and voice; note any that did not load. Returns the LLM."""
+        res = self.result
+        llm = self.models.llm()
+        self.speaker = self.models.speaker()
+        for what, why in self.models.errors.items():
+            res.notes.append(f"{what}: {why}")
+            self.events.note(f"{what} not available: {why}")
+        return llm
+
+    # -- questions and answers -------------------------------------------------------------
+
+    def _qa(
+        self, asker: Asker, timing: TurnTiming, *, after_opening: Callable[[], None] | None = None
+    ) -> None:
+        """The question-and-answer loop; see the module docstring for the timing tricks."""
+        res = self.result
+        if self.speaker is not None:
+            self._pool.submit(self._synthesise, asker.lines)
+        upcoming: concurrent.futures.Future[_Reply | None] | None = self._prepare(asker)
+        self._speak_ack(asker.opening, timing)
+        if after_opening is not None:
+            after_opening()
+        reply = self._await(upcoming, timing)  # type: ignore[arg-type]
+        upcoming = None
+        answer_index = 0
+        while reply is not None:
+            self._speak_reply(reply, timing)
+            self._log_turn(timing)
+            if upcoming is None:
+                upcoming = self._prepare(asker)  # made while the person answers
+            exchange = Exchange(len(res.exchanges) + 1, reply.question)
+            res.exchanges.append(exchange)
+            self._save()
+            timing = TurnTiming(len(res.timings), "answer")
+            heard = self._listen(answer_index, exchange, timing)
+            answer_index += 1
+            if heard is None:
+                res.notes.append(
+                    f"no answer recording left for question {exchange.index} (--answers): "
+                    "the questions end here"
+                )
+                upcoming.cancel()
+                return
+            verdict = asker.judge(exchange)
+            respond = asker.respond(exchange)
+            if respond is not None:
+                self._respond(respond, exchange, timing)
+            elif exchange.answer is not None and not exchange.answer.transcript.strip():
+                self._speak_ack(asker.no_answer, timing)
+            elif (
+                verdict.follow_up and self.options.follow_ups and reply.question.kind == "question"
+            ):
+                reply = self._follow_up(asker, exchange, verdict, timing)
+                self._save()
+                continue
+            else:
+                self._speak_ack(verdict.ack, timing)
+            self._save()
+            reply = self._await(upcoming, timing)
+            upcoming = None
+        timing.reply = "closing"
+        self._speak_ack(asker.closing, timing)
+        self._log_turn(timing)
+
+    def _synthesise(self, lines: tuple[str, ...]) -> None:
+        speaker = self.speaker
+        for text in lines:
+            if speaker is not None and text not in self.models.acks:
+                self.models.acks[text] = list(speaker.speak(text))
+
+    def _log_turn(self, timing: TurnTiming) -> None:
+        self.result.timings.append(timing)
+        self.folder.append_line("timings.jsonl", json.dumps(timing.to_dict()))
+
+    def _prepare(self, asker: Asker) -> concurrent.futures.Future[_Reply | None]:
+        """Generate the next new question, and synthesise it, on the LLM thread."""
+
+        def job() -> _Reply | None:
+            question = asker.next_question()
+            if question is None:
+                return None
+            speaker = self.speaker
+            chunks = list(speaker.speak(question.spoken_text)) if speaker is not None else None
+            return _Reply(question, chunks)
+
+        return self._pool.submit(job)
+
+    def _await(
+        self, future: concurrent.futures.Future[_Reply | None], timing: TurnTiming
+    ) -> _Reply | None:
+        reply = future.result()
+        if reply is not None:
+            self._time_question(reply.question, timing)
+        return reply
+
+    def _time_question(self, q: Question, timing: TurnTiming) -> None:
+        timing.llm_start_s = self.rel(q.started_at)
+        timing.llm_first_token_s = self.rel(q.first_token_at)
+        timing.question_ready_s = self.rel(q.ready_at)
+
+    def _follow_up(
+        self, asker: Asker, exchange: Exchange, verdict: Verdict, timing: TurnTiming
+    ) -> _Reply:
+        """Acknowledge, then stream the follow-up into speech as it is generated."""
+        self._speak_ack(verdict.ack, timing)
+        record: Question | None = None
+        for item in _in_thread(self._pool, lambda: asker.follow_up(exchange, verdict)):
+            if isinstance(item, Question):
+                record = item
+                break
+            t = self._speak(item)
+            if timing.question_audio_s is None:
+                timing.question_audio_s = t
+        assert record is not None
+        timing.reply = "follow_up"
+        self._time_question(record, timing)
+        self.events.say(self.who, record.spoken_text)
+        return _Reply(record, spoken=True)
+
+    def _respond(
+        self, respond: Callable[[], Iterator[str]], exchange: Exchange, timing: TurnTiming
+    ) -> None:
+        """Speak the asker's reply to the person's own question as it streams."""
+        said = []
+        for sentence in _in_thread(self._pool, respond):
+            t = self._speak(sentence)
+            if timing.first_audio_s is None:
+                timing.first_audio_s = t
+            said.append(sentence)
+        exchange.reply = " ".join(said)
+        if said:
+            self.events.say(self.who, exchange.reply)
+
+    who = "audience"
+    """How the asking side is named in the transcript and the terminal."""
+
+    def _speak_reply(self, reply: _Reply, timing: TurnTiming) -> None:
+        if reply.spoken:
+            return  # a follow-up is spoken while it is generated
+        timing.reply = timing.reply or reply.question.kind
+        text = reply.question.spoken_text
+        timing.question_audio_s = self._speak(text, reply.chunks)
+        self.events.say(self.who, text)
+
+    def _speak_ack(self, text: str, timing: TurnTiming) -> None:
+        t = self._speak(text, self.models.acks.get(text))
+        if timing.first_audio_s is None:
+            timing.first_audio_s = t
+        self.events.say(self.who, text)
+
+    def _speak(self, text: str, chunks: list[SpeechChunk] | None = None) -> float | None:
+        """Speak ``text`` (or its ``chunks`` synthesised in advance); returns when its first
+        audio went out, session seconds."""
+        speaker = self.speaker
+        if speaker is None:  # no voice: the sink still gets the text (a beat of silence)
+            silence = np.zeros(SAMPLE_RATE // 10, np.int16)
+            spoken: Iterable[SpeechChunk] = [SpeechChunk(text, silence, SAMPLE_RATE, 0.0)]
+        else:
+            spoken = chunks if chunks is not None else speaker.speak(text)
+        first: float | None = None
+        for chunk in spoken:
+            t = self.sink.play(chunk)
+            if first is None:
+                first = self.rel(t)
+        self.folder.append_line("transcript.md", f"\n**{self.who.capitalize()}:** {text}")
+        return first
+
+    def _speech_end(self, recorder: TalkRecorder, decided: float) -> float | None:
+        """Wall time (session seconds) the person stopped speaking, from stream times."""
+        if not recorder.utterances or not self.input.realtime:
+            return None
+        _, speech_end, _ = recorder.utterances[-1]
+        lag = recorder.received_s - speech_end
+        return self.rel(decided) - lag  # type: ignore[operator]
+
+    def _listen(self, index: int, exchange: Exchange, timing: TurnTiming) -> bool | None:
+        """Record and judge one answer; None if there is no answer to record."""
+        opts = self.options
+        self.sink.drain()
+        self._stop.clear()
+        frames = self.input.answer(index, self._stop)
+        if frames is None:
+            return None
+        name = f"answers/answer_{exchange.index:02d}.wav"
+        recorder = TalkRecorder(
+            self.models.transcriber, opts.answer_live, wav_path=self.folder.file(name)
+        )
+        self.events.phase(f"answer {exchange.index}", recorder.status, exchange.question.text)
+        first_speech: float | None = None
+        try:
+            for frame in frames:
+                recorder.feed(frame)
+                if recorder.had_speech:
+                    if first_speech is None:
+                        first_speech = frame.start_s
+                    if recorder.silence_s >= opts.turn_silence_s - 1e-6:
+                        break
+                    if frame.end_s - first_speech >= opts.max_answer_s:
+                        self.events.note(f"answer cut off after {opts.max_answer_s:g} s")
+                        break
+                elif frame.end_s >= opts.answer_wait_s:
+                    break
+        except (KeyboardInterrupt, DeviceError):
+            self._finish_answer(recorder, exchange, name, timing, time.monotonic())
+            raise
+        self._finish_answer(recorder, exchange, name, timing, time.monotonic())
+        return True
+
+    def _finish_answer(
+        self, recorder: TalkRecorder, exchange: Exchange, name: str, timing: TurnTiming,
+        decided: float,
+    ) -> None:  # fmt: skip
+        self.events.end_phase()
+        report = recorder.finish(file=str(self.folder.file(name)))
+        timing.decided_s = self.rel(decided)
+        timing.transcript_s = self.now()
+        timing.speech_end_s = self._speech_end(recorder, decided)
+        exchange.answer_file = name
+        exchange.answer = report
+        self.events.say("you", report.transcript or "(no answer heard)")
+        self.folder.append_line("transcript.md", f"\n**You:** {report.transcript or '(no answer)'}")
+
+
+def _is_follow_up(reply: _Reply) -> bool:
+    """Follow-ups are not followed up again."""
+    return reply.question.kind == "follow_up"
+
+
+class Rehearsal(Conversation):
+    """A talk, its report, then the audience's questions; see the module docstring."""
+
+    kind = "rehearse"
+
+    def __init__(
+        self,
+        voice_input: VoiceInput,
+        models: Models,
+        sink: AudioSink,
+        folder: SessionFolder,
+        options: RehearseOptions = RehearseOptions(),
+        *,
+        events: Events | None = None,
+        script_text: str | None = None,
+        started_at: float | None = None,
+    ) -> None:
+        super().__init__(voice_input, models, sink, folder, options, events=events,
+                         started_at=started_at)  # fmt: skip
+        self.script_text = script_text
+
+    def _body(self) -> None:
+        talk = self._talk()
+        if talk is None or self.result.status != "running" or self.options.questions <= 0:
+            return
+        llm = self._models_for_questions()
+        if llm is None:
+            self.events.note("questions are built from the talk's key terms (no LLM)")
+        audience = Audience(llm, talk.transcript, self.options.audience)
+        asker = AudienceAsker(audience, self.options.questions,
+                              min_words=self.options.min_answer_words)  # fmt: skip
+        # the talk's HTML report is written while the first question is made
+        self._qa(asker, self._talk_timing, after_opening=lambda: self._save(pages=True))
 
     # -- the talk --------------------------------------------------------------------------
 
@@ -747,203 +1122,10 @@ class Rehearsal:
         lag = recorder.received_s - speech_end
         return self.rel(decided) - lag  # type: ignore[operator]
 
-    # -- questions -------------------------------------------------------------------------
-
-    def _questions(self, talk: ClipReport) -> None:
-        opts = self.options
-        res = self.result
-        llm = self.models.llm()
-        self.speaker = self.models.speaker()
-        for what, why in self.models.errors.items():
-            res.notes.append(f"{what}: {why}")
-            self.events.note(f"{what} not available: {why}")
-        if llm is None:
-            self.events.note("questions are built from the talk's key terms (no LLM)")
-        audience = Audience(llm, talk.transcript, opts.audience)
-        timing = self._talk_timing
-        upcoming: concurrent.futures.Future[_Reply] | None = self._prepare(audience)
-        self._speak_ack(ACK_AFTER_TALK, timing)
-        self._save(pages=True)  # the talk's HTML report, while the first question is made
-        reply = self._await(upcoming, timing)  # type: ignore[arg-type]
-        upcoming = None
-        main_asked = 1
-        answer_index = 0
-        while True:
-            self._speak_reply(reply, timing)
-            self._log_turn(timing)
-            if upcoming is None and main_asked < opts.questions:
-                upcoming = self._prepare(audience)  # made while the person answers
-            exchange = Exchange(len(res.exchanges) + 1, reply.question)
-            res.exchanges.append(exchange)
-            self._save()
-            timing = TurnTiming(len(res.timings), "answer")
-            heard = self._listen(answer_index, exchange, timing)
-            answer_index += 1
-            if heard is None:
-                res.notes.append(
-                    f"no answer recording left for question {exchange.index} (--answers): "
-                    "the questions end here"
-                )
-                if upcoming is not None:
-                    upcoming.cancel()
-                return
-            judgement = exchange.judgement
-            assert judgement is not None
-            if judgement.words == 0:
-                self._speak_ack(ACK_NO_ANSWER, timing)
-            elif not judgement.addressed and opts.follow_ups and reply.question.kind == "question":
-                reply = self._follow_up(audience, reply.question, exchange, timing)
-                self._save()
-                continue
-            elif upcoming is not None:
-                self._speak_ack(ACK_ANSWERED[self._ack_n % len(ACK_ANSWERED)], timing)
-                self._ack_n += 1
-            self._save()
-            if upcoming is None:
-                timing.reply = "closing"
-                self._speak_ack(CLOSING, timing)
-                self._log_turn(timing)
-                return
-            reply = self._await(upcoming, timing)
-            upcoming = None
-            main_asked += 1
-
-    def _log_turn(self, timing: TurnTiming) -> None:
-        self.result.timings.append(timing)
-        self.folder.append_line("timings.jsonl", json.dumps(timing.to_dict()))
-
-    def _prepare(self, audience: Audience) -> concurrent.futures.Future[_Reply]:
-        """Generate the next new question, and synthesise it, on the LLM thread."""
-
-        def job() -> _Reply:
-            question = audience.next_question()
-            speaker = self.speaker
-            chunks = list(speaker.speak(question.spoken_text)) if speaker is not None else None
-            return _Reply(question, chunks)
-
-        return self._pool.submit(job)
-
-    def _await(self, future: concurrent.futures.Future[_Reply], timing: TurnTiming) -> _Reply:
-        reply = future.result()
-        q = reply.question
-        timing.llm_start_s = self.rel(q.started_at)
-        timing.llm_first_token_s = self.rel(q.first_token_at)
-        timing.question_ready_s = self.rel(q.ready_at)
-        return reply
-
-    def _follow_up(
-        self, audience: Audience, question: Question, exchange: Exchange, timing: TurnTiming
-    ) -> _Reply:
-        """Acknowledge, then stream the follow-up into speech as it is generated."""
-        answer, judgement = exchange.answer, exchange.judgement
-        assert answer is not None and judgement is not None
-        self._speak_ack(ACK_DODGED, timing)
-        record: Question | None = None
-        items = _in_thread(
-            self._pool,
-            lambda: audience.ask(follow_up_to=question, answer=answer.transcript,
-                                 why=judgement.reason),
-        )  # fmt: skip
-        for item in items:
-            if isinstance(item, Question):
-                record = item
-                break
-            t = self._speak(item)
-            if timing.question_audio_s is None:
-                timing.question_audio_s = t
-        assert record is not None
-        timing.reply = "follow_up"
-        timing.llm_start_s = self.rel(record.started_at)
-        timing.llm_first_token_s = self.rel(record.first_token_at)
-        timing.question_ready_s = self.rel(record.ready_at)
-        self.events.say("audience", record.spoken_text)
-        return _Reply(record, spoken=True)
-
-    def _speak_reply(self, reply: _Reply, timing: TurnTiming) -> None:
-        if reply.spoken:
-            return  # a follow-up is spoken while it is generated
-        timing.reply = timing.reply or reply.question.kind
-        text = reply.question.spoken_text
-        timing.question_audio_s = self._speak(text, reply.chunks)
-        self.events.say("audience", text)
-
-    def _speak_ack(self, text: str, timing: TurnTiming) -> None:
-        t = self._speak(text, self.models.acks.get(text))
-        if timing.first_audio_s is None:
-            timing.first_audio_s = t
-        self.events.say("audience", text)
-
-    def _speak(self, text: str, chunks: list[SpeechChunk] | None = None) -> float | None:
-        """Speak ``text`` (or its ``chunks`` synthesised in advance); returns when its first
-        audio went out, session seconds."""
-        speaker = self.speaker
-        if speaker is None:  # no voice: the sink still gets the text (a beat of silence)
-            silence = np.zeros(SAMPLE_RATE // 10, np.int16)
-            spoken: Iterable[SpeechChunk] = [SpeechChunk(text, silence, SAMPLE_RATE, 0.0)]
-        else:
-            spoken = chunks if chunks is not None else speaker.speak(text)
-        first: float | None = None
-        for chunk in spoken:
-            t = self.sink.play(chunk)
-            if first is None:
-                first = self.rel(t)
-        self.folder.append_line("transcript.md", f"\n**Audience:** {text}")
-        return first
-
-    def _listen(self, index: int, exchange: Exchange, timing: TurnTiming) -> bool | None:
-        """Record and judge one answer; None if there is no answer to record."""
-        opts = self.options
-        self.sink.drain()
-        self._stop.clear()
-        frames = self.input.answer(index, self._stop)
-        if frames is None:
-            return None
-        name = f"answers/answer_{exchange.index:02d}.wav"
-        recorder = TalkRecorder(
-            self.models.transcriber, opts.answer_live, wav_path=self.folder.file(name)
-        )
-        self.events.phase(f"answer {exchange.index}", recorder.status, exchange.question.text)
-        first_speech: float | None = None
-        try:
-            for frame in frames:
-                recorder.feed(frame)
-                if recorder.had_speech:
-                    if first_speech is None:
-                        first_speech = frame.start_s
-                    if recorder.silence_s >= opts.turn_silence_s - 1e-6:
-                        break
-                    if frame.end_s - first_speech >= opts.max_answer_s:
-                        self.events.note(f"answer cut off after {opts.max_answer_s:g} s")
-                        break
-                elif frame.end_s >= opts.answer_wait_s:
-                    break
-        except (KeyboardInterrupt, DeviceError):
-            self._finish_answer(recorder, exchange, name, timing, time.monotonic())
-            raise
-        self._finish_answer(recorder, exchange, name, timing, time.monotonic())
-        return True
-
-    def _finish_answer(
-        self, recorder: TalkRecorder, exchange: Exchange, name: str, timing: TurnTiming,
-        decided: float,
-    ) -> None:  # fmt: skip
-        self.events.end_phase()
-        report = recorder.finish(file=str(self.folder.file(name)))
-        timing.decided_s = self.rel(decided)
-        timing.transcript_s = self.now()
-        timing.speech_end_s = self._speech_end(recorder, decided)
-        exchange.answer_file = name
-        exchange.answer = report
-        q = exchange.question
-        exchange.judgement = judge_answer(
-            f"{q.lead_in} {q.text}", report.transcript, min_words=self.options.min_answer_words
-        )
-        self.events.say("you", report.transcript or "(no answer heard)")
-        self.folder.append_line("transcript.md", f"\n**You:** {report.transcript or '(no answer)'}")
-
 
 __all__ = [
-    "Exchange", "FileInput", "MicInput", "Models", "QuietEvents", "Rehearsal",
+    "AudienceAsker", "Asker", "Conversation", "Exchange", "FileInput", "MicInput", "Models",
+    "QuietEvents", "Rehearsal", "Verdict",
     "RehearseOptions", "SessionFolder", "SessionResult", "TurnTiming", "VoiceInput",
     "default_sessions_dir", "live_asr_options",
 ]  # fmt: skip
