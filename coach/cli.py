@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
-import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -376,18 +374,6 @@ def _setup_logging(verbose: int) -> None:
         logging.getLogger("faster_whisper").setLevel(logging.WARNING)
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _score(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -455,6 +441,7 @@ def _score(args: argparse.Namespace) -> int:
 
 def _emit(reports, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
     from coach import render
+    from coach.files import write_text_atomic
 
     if args.format == "html":
         for path in render.write_html(reports, args.out):
@@ -467,7 +454,7 @@ def _emit(reports, args: argparse.Namespace) -> None:  # type: ignore[no-untyped
     if args.out is None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     else:
-        _atomic_write(args.out, text if text.endswith("\n") else text + "\n")
+        write_text_atomic(args.out, text if text.endswith("\n") else text + "\n")
         print(args.out)
 
 

@@ -729,26 +729,28 @@ def record_from_clip_report(
     )
 
 
-def record_from_rehearsal(
+def record_from_session(
     result: SessionResult, *, scenario: str = "", started: str | None = None
 ) -> SessionRecord:
-    """A session record from a rehearsal: the talk's headline figures and one answer
-    record per question asked.
+    """A session record from a rehearsal or an interview: the headline figures (the talk's,
+    or for an interview the answers' pooled delivery) and one answer record per question.
 
     Args:
-        result: the rehearsal's result.
-        scenario: what was rehearsed (the talk's name), or "".
+        result: the session's result (``result.kind`` is "rehearse" or "interview").
+        scenario: what was practised (the talk's name, the role or scenario), or "".
         started: local start time, ISO 8601 (None: the result's, or now).
     """
     if result.talk is not None:
         figures, talk_extra = _clip_figures(result.talk)
     else:
-        figures, talk_extra = {}, {}
+        figures, talk_extra = _answers_figures(result), {}
     extra: dict[str, Any] = {
         "status": result.status,
         "notes": list(result.notes),
         "models": dict(result.models),
         "talk": talk_extra,
+        "context": dict(result.context),
+        "practice": list(result.practice),
     }
     if result.script is not None:
         sc = result.script
@@ -757,22 +759,32 @@ def record_from_rehearsal(
             "verbatim_share": round(float(sc.verbatim_share), 3),
         }  # fmt: skip
     answers = []
+    coverages = []
     for ex in result.exchanges:
-        q, a, j = ex.question, ex.answer, ex.judgement
+        q, a, j, fb = ex.question, ex.answer, ex.judgement, ex.feedback
         spoke = a is not None and a.ok and a.word_count > 0
+        star = None
+        if fb is not None:
+            star = {p.name: bool(p.present) for p in fb.star}
+            if q.stage == "behavioral":
+                coverages.append(float(fb.star_coverage))
         answers.append(
             AnswerRecord(
                 idx=ex.index,
-                stage=q.kind,
+                stage=q.stage or q.kind,
                 question=q.text,
-                question_type="audience",
+                question_type=q.focus if result.kind == "interview" else "audience",
                 answer=a.transcript if a is not None else "",
                 duration_s=a.duration_s if a is not None and a.duration_s > 0 else None,
                 words=a.word_count if a is not None and a.ok else None,
                 wpm=a.pace.wpm if spoke else None,  # type: ignore[union-attr]
                 fillers=a.fillers.count if a is not None and a.ok else None,
                 addressed=j.addressed if j is not None else None,
+                star=star,
+                star_coverage=float(fb.star_coverage) if fb is not None and star else None,
+                specificity=float(fb.specificity) if fb is not None else None,
                 extra={
+                    "kind": q.kind,
                     "lead_in": q.lead_in,
                     "focus": q.focus,
                     "source": q.source,
@@ -781,18 +793,43 @@ def record_from_rehearsal(
                     "shared_terms": list(j.shared_terms) if j is not None else [],
                     "specifics": list(j.specifics) if j is not None else [],
                     "deflections": list(j.deflections) if j is not None else [],
+                    "vague": bool(fb.vague) if fb is not None else None,
                 },
             )
         )
+    if coverages:
+        figures["star_coverage"] = round(sum(coverages) / len(coverages), 3)
     return SessionRecord(
         started=started or result.started or _now(),
-        kind="rehearse",
+        kind=result.kind if result.kind in KINDS else "rehearse",
         scenario=scenario,
         folder=str(result.folder),
         extra=extra,
         answers=answers,
         **figures,
     )
+
+
+record_from_rehearsal = record_from_session
+"""The former name of :func:`record_from_session`."""
+
+
+def _answers_figures(result: SessionResult) -> dict[str, Any]:
+    """An interview's delivery figures pooled over its answers (None where not measured)."""
+    reports = [e.answer for e in result.exchanges if e.answer is not None and e.answer.ok]
+    spoken = [r for r in reports if r.word_count > 0]
+    speaking_s = sum(r.pace.speaking_s for r in spoken)
+    if not spoken or speaking_s <= 0:
+        return {"duration_s": sum(r.duration_s for r in reports) or None}
+    minutes = speaking_s / 60
+    return {
+        "duration_s": round(sum(r.duration_s for r in reports), 2),
+        "wpm": round(sum(r.word_count for r in spoken) / minutes, 1),
+        "fillers_per_min": round(sum(r.fillers.count for r in spoken) / minutes, 2),
+        "long_pauses": sum(r.pauses.long_count for r in spoken),
+        "pause_total_s": round(sum(r.pauses.total_s for r in spoken), 2),
+        "hedges": sum(r.hedges.count for r in spoken),
+    }
 
 
 def _clip_figures(report: ClipReport) -> tuple[dict[str, Any], dict[str, Any]]:

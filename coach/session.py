@@ -33,7 +33,6 @@ import json
 import logging
 import os
 import queue
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -48,6 +47,7 @@ from coach.analysis.answers import AnswerJudgement, judge_answer
 from coach.asr import AsrOptions, Transcriber
 from coach.audience import Audience, AudienceOptions, Question
 from coach.errors import CoachError, OptionsError
+from coach.files import write_text_atomic
 from coach.live import LiveOptions, LiveStatus, TalkRecorder
 from coach.llm import ChatModel, LlmOptions
 from coach.report import ClipReport, headline
@@ -358,17 +358,7 @@ class SessionFolder:
 
     def write_text(self, name: str, text: str) -> Path:
         """Write a whole file atomically (a crash leaves the old or the new one)."""
-        target = self.path / name
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        try:
-            os.chmod(tmp, 0o644)  # mkstemp makes 0600; a report is an ordinary file
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        return target
+        return write_text_atomic(self.path / name, text)
 
     def write_json(self, name: str, obj: Any) -> Path:
         """Write a JSON file atomically."""

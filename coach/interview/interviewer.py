@@ -1,0 +1,355 @@
+"""The interviewer: the asking side of a mock interview (or a practice scenario).
+
+It plans the interview from the question banks (opener, behavioural and role questions
+taking turns, closing), lets the LLM say each planned question in the persona's words
+(checked like the audience's questions; the bank's wording is the fallback, so the
+interview runs without an LLM), judges each answer with the STAR feedback and the answer
+judgement, follows up on vague answers (a skeptical interviewer presses, a warm one
+encourages), and at the closing answers the candidate's own question in role.
+
+:class:`Interviewer` is a :class:`coach.session.Asker`; :class:`Interview` runs it on the
+same engine as `coach rehearse`.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from coach.analysis.answers import judge_answer
+from coach.analysis.star import feedback
+from coach.audience import AudienceOptions, Question, generate_question
+from coach.errors import OptionsError
+from coach.interview.banks import PLAN_STAGES, Bank, BankQuestion
+from coach.interview.scenario import PERSONAS, Scenario
+from coach.llm import ChatModel, Message
+from coach.session import Conversation, Exchange, TurnTiming, Verdict
+from coach.tts import split_sentences
+
+ACKS = {
+    "warm": ("Thank you, that's helpful.", "Great, thanks.", "Thanks for sharing that."),
+    "neutral": ("Thank you.", "Okay, thank you.", "Thanks."),
+    "skeptical": ("Okay.", "Right.", "I see."),
+}
+"""What the interviewer says when an answer is complete, by persona."""
+
+PRESS = {
+    "warm": "That's a good start. I'd love a bit more detail.",
+    "neutral": "Let me follow up on that.",
+    "skeptical": "That's quite general. I'm going to push you on it.",
+}
+"""Said before a follow-up on a vague answer, by persona."""
+
+FOLLOW_UP_STYLE = {
+    "warm": "Encourage them kindly and ask for one concrete example",
+    "neutral": "Ask plainly for the missing detail",
+    "skeptical": "Press them firmly for evidence and numbers",
+}
+
+GENERIC_FOLLOW_UPS = {
+    "warm": "Could you walk me through one specific example, and how it turned out?",
+    "neutral": "What exactly did you do, and what was the result?",
+    "skeptical": "What exactly did you do yourself, and what changed because of it, in numbers?",
+}
+
+_OPEN_QUESTION = re.compile(
+    r"\b(what|how|why|which|tell me|describe|walk me)\b.*\?|\b(what|how|why)\b", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class InterviewOptions:
+    """What the interview is about and how the interviewer behaves."""
+
+    role: str = ""
+    """The job, e.g. "junior data analyst" (a scenario's role when empty)."""
+    company: str = ""
+    """The company, or "" ("our company")."""
+    persona: str = "neutral"
+    """warm, neutral, skeptical, or a description."""
+    stage: str = "full"
+    """full, or one stage: opener, behavioral, technical, closing."""
+    questions: int = 6
+    """Planned questions (follow-ups come on top)."""
+    prefer_types: tuple[str, ...] = ()
+    """Question types to ask first (the history's weakest)."""
+    seed: int = 0
+    """Which of the bank's orders to use."""
+    max_words: int = 35
+    """A question longer than this is rejected (retried, then the bank's wording)."""
+
+    def __post_init__(self) -> None:
+        if self.stage not in PLAN_STAGES:
+            raise OptionsError(f"unknown stage {self.stage!r}: use {', '.join(PLAN_STAGES)}")
+        if self.questions < 1:
+            raise OptionsError(f"--questions must be at least 1, not {self.questions}")
+        if not self.persona.strip():
+            raise OptionsError(
+                "the persona is empty: use warm, neutral, skeptical or a description"
+            )
+
+
+def _persona_key(persona: str) -> str:
+    return persona if persona in ACKS else "neutral"
+
+
+class Interviewer:
+    """An :class:`coach.session.Asker` that runs a planned interview (see the module doc)."""
+
+    def __init__(
+        self,
+        llm: ChatModel | None,
+        options: InterviewOptions,
+        *,
+        scenario: Scenario | None = None,
+        min_words: int = 8,
+    ) -> None:
+        self.llm = llm
+        self.options = options
+        self.scenario = scenario
+        self.min_words = min_words
+        role = options.role or (scenario.role if scenario else "")
+        if not role.strip():
+            raise OptionsError("give the role: --role 'junior data analyst' (or --scenario)")
+        self.role = role
+        self.company = options.company
+        if scenario is not None:
+            self.bank = scenario.bank()
+            self.plan: list[BankQuestion] = scenario.plan(options.questions)
+            persona = scenario.persona if options.persona == "neutral" else options.persona
+        else:
+            self.bank = Bank.for_role(role)
+            self.plan = self.bank.plan(
+                options.stage, options.questions, prefer_types=options.prefer_types,
+                seed=options.seed,
+            )  # fmt: skip
+            persona = options.persona
+        self.persona = persona
+        self.style = _persona_key(persona)
+        self.persona_text = PERSONAS.get(persona, persona)
+        self._planned: dict[str, BankQuestion] = {}
+        self._index = 0
+        self._acks = 0
+        self.asked: list[str] = []
+        self.check_options = AudienceOptions(persona=self.persona_text, max_words=options.max_words)
+        at = f" at {self.company}" if self.company else ""
+        self.system: Message = {
+            "role": "system",
+            "content": (
+                f"You are {self.persona_text}, interviewing a candidate for the {role} role"
+                f"{at}. You are given the next interview question. Say it to the candidate "
+                f"in your own words as ONE short question (under {options.max_words} words), "
+                "keeping its meaning. Never answer it yourself. Reply only as JSON: "
+                '{"question": "..."}'
+            ),
+        }
+        if scenario is not None:
+            self.opening = self.bank.render(scenario.opening_line, role, self.company)
+        else:
+            greetings = {"warm": "Hi, thanks so much for coming in today.",
+                         "skeptical": "Hello. Let's get started."}  # fmt: skip
+            greet = greetings.get(self.style, "Hello, thanks for coming in.")
+            self.opening = f"{greet} This is the interview for the {role} role{at}."
+        self.closing = {
+            "warm": "Thank you, I really enjoyed talking with you. We'll be in touch soon.",
+            "skeptical": "Thank you for your time. We'll let you know.",
+        }.get(self.style, "Thank you for your time today. We'll be in touch about next steps.")
+        self.no_answer = "No problem, let's move on."
+        self.lines = (*ACKS[self.style], PRESS[self.style], self.closing, self.no_answer)
+
+    # -- asking ----------------------------------------------------------------------------
+
+    def next_question(self) -> Question | None:
+        """The next planned question, in the persona's words when the LLM says it well."""
+        if self._index >= len(self.plan):
+            return None
+        bq = self.plan[self._index]
+        self._index += 1
+        text = self.bank.render(bq, self.role, self.company)
+        started = time.monotonic()
+        # the closing and a scenario's lines are said as written; questions are adapted
+        adapt = self.llm is not None and bq.stage != "closing" and self.scenario is None
+        items = generate_question(
+            self.llm if adapt else None,
+            [self.system, {"role": "user", "content": f"Interview question: {text}"}],
+            grounding=f"{text} {self.role}", asked=self.asked, options=self.check_options,
+            fallback=text, focus=bq.type, kind="question", started=started, stage=bq.stage,
+        )  # fmt: skip
+        question = next(i for i in items if isinstance(i, Question))
+        if not adapt:
+            question.source = "bank"
+        self._planned[question.text] = bq
+        self.asked.append(question.text)
+        return question
+
+    def judge(self, exchange: Exchange) -> Verdict:
+        """STAR feedback and the answer judgement; a vague or dodged answer to a behavioural
+        or role question gets a follow-up."""
+        q, report = exchange.question, exchange.answer
+        text = report.transcript if report else ""
+        span = None
+        if report is not None and report.words:
+            span = max(0.0, report.words[-1].end_s - report.words[0].start_s)
+        kind = (
+            q.stage if q.stage in ("behavioral", "technical", "opener", "closing") else "technical"
+        )
+        fb = feedback(text, question=q.text, duration_s=span, kind=kind)
+        j = judge_answer(q.spoken_text, text, min_words=self.min_words)
+        exchange.feedback, exchange.judgement = fb, j
+        ack = ACKS[self.style][self._acks % len(ACKS[self.style])]
+        self._acks += 1
+        if q.stage == "closing":
+            return Verdict(True, False, ack, "the candidate's questions")
+        if self.scenario is not None and self.scenario.reengage:
+            opened = bool(_OPEN_QUESTION.search(text))
+            why = "asked an open question" if opened else "no open question to keep it going"
+            return Verdict(opened, not opened and j.words > 0, ack, why)
+        vague = fb.vague or not j.addressed
+        reasons = "; ".join(fb.vague_reasons) or j.reason
+        wants = vague and j.words > 0 and q.stage in ("behavioral", "technical")
+        return Verdict(not vague, wants, PRESS[self.style] if wants else ack, reasons)
+
+    def follow_up(self, exchange: Exchange, verdict: Verdict) -> Iterator[str | Question]:
+        """A pointed follow-up: the LLM in the persona's manner, else the bank's own."""
+        q = exchange.question
+        bq = self._planned.get(q.text)
+        answer = exchange.answer.transcript if exchange.answer else ""
+        canned = [f for f in (bq.follow_ups if bq else ()) if f]
+        fallback = self.bank.render(canned[0], self.role, self.company) if canned else (
+            GENERIC_FOLLOW_UPS[self.style])  # fmt: skip
+        use_llm = self.llm if self.scenario is None else None
+        prompt = (
+            f'You asked: "{q.text}" The candidate answered: "{answer.strip()}" The answer '
+            f"was vague ({verdict.reason}). {FOLLOW_UP_STYLE[self.style]}: ask ONE short "
+            "follow-up question about what they did themselves and how it turned out."
+        )
+        return generate_question(
+            use_llm, [self.system, {"role": "user", "content": prompt}],
+            grounding=f"{q.text} {answer} {self.role} result example exactly", asked=self.asked,
+            options=self.check_options, fallback=fallback, focus=q.focus, kind="follow_up",
+            follow_up_to=q, stage=q.stage,
+        )  # fmt: skip
+
+    def respond(self, exchange: Exchange) -> Callable[[], Iterator[str]] | None:
+        """At the closing, answer the candidate's own question in role."""
+        if exchange.question.stage != "closing" or exchange.answer is None:
+            return None
+        asked = exchange.answer.transcript.strip()
+        if not asked:
+            return None
+        return lambda: self._answer_candidate(asked)
+
+    def _answer_candidate(self, asked: str) -> Iterator[str]:
+        said = 0
+        if self.llm is not None:
+            at = f" at {self.company}" if self.company else ""
+            messages: list[Message] = [
+                {"role": "system", "content": (
+                    f"You are {self.persona_text}, the interviewer for the {self.role} "
+                    f"role{at}. The candidate asks you a question at the end of the "
+                    "interview. Answer it in role in two or three short, plausible "
+                    "sentences. Do not ask anything back.")},
+                {"role": "user", "content": asked},
+            ]  # fmt: skip
+            buffer = ""
+            for piece in self.llm.stream(messages, max_tokens=90):
+                buffer += piece
+                done, buffer = split_sentences(buffer)
+                for sentence in done:
+                    if "?" not in sentence and said < 3:
+                        said += 1
+                        yield sentence
+                if said >= 3:
+                    break
+            if buffer.strip() and "?" not in buffer and said < 3 and buffer.strip()[-1] in ".!":
+                said += 1
+                yield buffer.strip()
+        if said == 0:  # no LLM, or it said nothing usable: the bank's reply
+            done, rest = split_sentences(self.bank.answer(asked, role=self.role,
+                                                          company=self.company))  # fmt: skip
+            yield from [*done, rest] if rest.strip() else done
+
+
+def practice_next(exchanges: list[Exchange], *, limit: int = 3) -> list[str]:
+    """The most valuable things to practise next, from what was measured (pure).
+
+    Candidates: a STAR part missing from behavioural answers, vague answers, answers
+    outside their target length, and delivery across all answers (fillers per minute,
+    pace, long pauses). Each is weighted by the share of answers it concerns; the top
+    ``limit`` come back as one factual sentence each.
+    """
+    answered = [e for e in exchanges if e.answer is not None and e.feedback is not None]
+    if not answered:
+        return []
+    found: list[tuple[float, str]] = []
+    behavioral = [e for e in answered if e.question.stage == "behavioral"]
+    advice = {
+        "result": "end each story with what changed, with a number if you have one",
+        "action": "say what you did yourself, with 'I' and a verb",
+        "situation": "open with one sentence of context: where, when, what was at stake",
+        "task": "say what you were responsible for before what you did",
+    }
+    for part, tip in advice.items():
+        missing = [e for e in behavioral if not e.feedback.part(part).present]
+        if missing:
+            share = len(missing) / len(behavioral)
+            found.append((share * 1.2, f"{part.capitalize()} missing in {len(missing)} of "
+                          f"{len(behavioral)} behavioural answers: {tip}."))  # fmt: skip
+    vague = [e for e in answered if e.feedback.vague and e.question.stage != "closing"]
+    if vague:
+        reasons = vague[0].feedback.vague_reasons[:1]
+        detail = f" (e.g. {reasons[0]})" if reasons else ""
+        found.append((len(vague) / len(answered),
+                      f"{len(vague)} of {len(answered)} answers were vague{detail}: "
+                      "give one concrete example and its outcome."))  # fmt: skip
+    for verdict, tip in (("short", "aim for the target length with a full example"),
+                         ("long", "stop after the result; 60-120 s is enough")):  # fmt: skip
+        off = [e for e in answered if e.feedback.length_verdict == verdict]
+        if off:
+            found.append((0.8 * len(off) / len(answered),
+                          f"{len(off)} answers ran {verdict}: {tip}."))  # fmt: skip
+    speaking = sum(e.answer.pace.speaking_s for e in answered if e.answer)
+    fillers = sum(e.answer.fillers.count for e in answered if e.answer)
+    if speaking > 0 and fillers / (speaking / 60) > 3:
+        rate = fillers / (speaking / 60)
+        found.append((min(1.0, rate / 6), f"Fillers: {rate:.1f} per minute across your "
+                      "answers (aim under 3): pause silently instead."))  # fmt: skip
+    paces = [e.answer.pace.wpm for e in answered if e.answer and e.answer.pace.wpm]
+    if paces:
+        mean = sum(paces) / len(paces)
+        if mean > 165 or mean < 100:
+            word = "fast" if mean > 165 else "slow"
+            found.append((0.6, f"Pace: {mean:.0f} words per minute on average, {word} "
+                          "against 100-165: practise at a steadier pace."))  # fmt: skip
+    found.sort(key=lambda t: -t[0])
+    return [text for _w, text in found[:limit]]
+
+
+class Interview(Conversation):
+    """A mock interview (or a scenario) on the conversation engine."""
+
+    kind = "interview"
+    who = "interviewer"
+
+    def __init__(
+        self, *args: object, make_interviewer: Callable[[ChatModel | None], Interviewer],
+        context: dict[str, object] | None = None, **kwargs: object,
+    ) -> None:  # fmt: skip
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.make_interviewer = make_interviewer
+        self.result.context = dict(context or {})
+
+    def _body(self) -> None:
+        llm = self._models_for_questions()
+        if llm is None:
+            self.events.note("the interview runs from the question banks (no LLM)")
+        interviewer = self.make_interviewer(llm)
+        self.result.context.setdefault("role", interviewer.role)
+        self.result.context["persona"] = interviewer.persona
+        self.result.context["plan"] = [f"{q.stage}: {q.type}" for q in interviewer.plan]
+        self._qa(interviewer, TurnTiming(0, "start"))
+
+    def _finish(self) -> None:
+        self.result.practice = practice_next(self.result.exchanges)
