@@ -91,12 +91,26 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-audio-fillers", action="store_true",
         help="do not look for filled pauses in the sound, only in the transcript",
     )  # fmt: skip
+    sc.add_argument("--db", type=Path, metavar="FILE", help="practice history database file")
+    sc.add_argument(
+        "--no-history", action="store_true", help="do not record the clips in the history"
+    )
     sc.add_argument(
         "--plain-asr", action="store_true",
         help="decode without the disfluent prompt (Whisper's tidy transcript)",
     )  # fmt: skip
 
     _add_rehearse(sub)
+    _add_interview(sub)
+    pg = sub.add_parser("progress", help="your practice history: trends and what to work on")
+    pg.add_argument("--kind", default="all", choices=["all", "score", "rehearse", "interview"])
+    pg.add_argument("--html", type=Path, metavar="FILE.html", help="also write a page with charts")
+    pg.add_argument("--export", choices=["csv", "json"], help="print the history as CSV or JSON")
+    pg.add_argument("-o", "--out", type=Path, help="with --export: write to this file")
+    pg.add_argument("--delete", type=int, metavar="ID", help="delete one session by its id")
+    pg.add_argument("--delete-all", action="store_true", help="delete the whole history")
+    pg.add_argument("--yes", action="store_true", help="confirm --delete-all")
+    pg.add_argument("--db", type=Path, metavar="FILE", help="history database file")
     sub.add_parser("devices", help="list audio input and output devices")
 
     md = sub.add_parser("models", help="fetch, list and verify the default models")
@@ -111,25 +125,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_rehearse(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    from coach.audience import PERSONAS
-
-    rh = sub.add_parser(
-        "rehearse",
-        help="rehearse a talk at the mic: live feedback, a report, then audience questions",
-        description=(
-            "Speak your talk; coach shows live pace and fillers, prints the delivery report, "
-            "then an AI audience member asks questions aloud and you answer by voice. "
-            "Without a microphone, --input FILE plays a recording as a virtual mic and "
-            "--answers FILE... gives the answers."
-        ),
-    )
-    src = rh.add_argument_group("input")
+def _add_session_args(p: argparse.ArgumentParser, *, who: str, recording: str) -> None:
+    """The arguments `coach rehearse` and `coach interview` share."""
+    src = p.add_argument_group("input")
     src.add_argument(
         "--input",
         type=Path,
         metavar="FILE",
-        help="virtual mic: play this recording of the talk instead of the mic",
+        help=f"virtual mic: play this recording ({recording}) instead of the mic",
     )
     src.add_argument(
         "--answers",
@@ -137,30 +140,17 @@ def _add_rehearse(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         nargs="+",
         default=[],
         metavar="FILE",
-        help="recordings that answer the questions, in order (with --input)",
+        help="recordings that answer the questions, in order (virtual mic)",
     )
     src.add_argument(
         "--fast",
         action="store_true",
-        help="play --input and --answers as fast as possible, not in real time",
+        help="play the recordings as fast as possible, not in real time",
     )
     src.add_argument(
         "--device", default=None, help="microphone: index or part of its name (see `coach devices`)"
     )
-    out = rh.add_argument_group("audience")
-    out.add_argument(
-        "--questions",
-        type=int,
-        default=3,
-        metavar="N",
-        help="questions after the talk (default 3; 0 for the report only)",
-    )
-    out.add_argument(
-        "--audience",
-        default="curious",
-        metavar="PERSONA",
-        help=f"{', '.join(PERSONAS)} (default curious), or a description",
-    )
+    out = p.add_argument_group(who)
     out.add_argument(
         "--no-follow-ups",
         action="store_true",
@@ -170,26 +160,31 @@ def _add_rehearse(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         "--speak-to",
         type=Path,
         metavar="FILE.wav",
-        help="write what the audience says to this wav instead of the speaker",
+        help=f"write what the {who} says to this wav instead of the speaker",
     )
     out.add_argument(
         "--output-device",
         default=None,
         help="speaker: index or part of its name (default: the system's)",
     )
-    rh.add_argument(
-        "--script",
-        type=Path,
-        metavar="FILE",
-        help="your script (markdown or text): report key points covered and skipped",
-    )
-    rh.add_argument(
+    p.add_argument(
         "--save",
         type=Path,
         metavar="DIR",
         help="session folder (default: a new folder under the user data dir)",
     )
-    mo = rh.add_argument_group("models")
+    p.add_argument(
+        "--db",
+        type=Path,
+        metavar="FILE",
+        help="practice history database (default: history.sqlite3 in the user data dir)",
+    )
+    p.add_argument(
+        "--no-history",
+        action="store_true",
+        help="do not record this session in the practice history",
+    )
+    mo = p.add_argument_group("models")
     mo.add_argument(
         "--asr-model",
         default="tiny.en",
@@ -205,15 +200,8 @@ def _add_rehearse(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         default="en_US-joe-medium",
         help="any Piper voice .onnx (with its .onnx.json beside it)",
     )
-    mo.add_argument("--seed", type=int, default=0, help="LLM sampling seed (default 0)")
-    tu = rh.add_argument_group("timing")
-    tu.add_argument(
-        "--end-silence",
-        type=_positive_float,
-        default=10.0,
-        metavar="S",
-        help="with the mic, the talk ends after this much silence (default 10)",
-    )
+    mo.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
+    tu = p.add_argument_group("timing")
     tu.add_argument(
         "--answer-pause",
         type=_positive_float,
@@ -238,31 +226,177 @@ def _add_rehearse(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     )
 
 
-def _rehearse(args: argparse.Namespace) -> int:
-    from rich.console import Console
+def _add_rehearse(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from coach.audience import PERSONAS
 
+    rh = sub.add_parser(
+        "rehearse",
+        help="rehearse a talk at the mic: live feedback, a report, then audience questions",
+        description=(
+            "Speak your talk; coach shows live pace and fillers, prints the delivery report, "
+            "then an AI audience member asks questions aloud and you answer by voice. "
+            "Without a microphone, --input FILE plays a recording as a virtual mic and "
+            "--answers FILE... gives the answers."
+        ),
+    )
+    _add_session_args(rh, who="audience", recording="of the talk")
+    rh.add_argument(
+        "--questions",
+        type=int,
+        default=3,
+        metavar="N",
+        help="questions after the talk (default 3; 0 for the report only)",
+    )
+    rh.add_argument(
+        "--audience",
+        default="curious",
+        metavar="PERSONA",
+        help=f"{', '.join(PERSONAS)} (default curious), or a description",
+    )
+    rh.add_argument(
+        "--script",
+        type=Path,
+        metavar="FILE",
+        help="your script (markdown or text): key points covered and skipped",
+    )
+    rh.add_argument(
+        "--end-silence",
+        type=_positive_float,
+        default=10.0,
+        metavar="S",
+        help="with the mic, the talk ends after this much silence (default 10)",
+    )
+
+
+def _add_interview(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    iv = sub.add_parser(
+        "interview",
+        help="a mock job interview out loud, with feedback on every answer",
+        description=(
+            "An AI interviewer asks opener, behavioural, role and closing questions aloud; "
+            "you answer by voice; every answer gets STAR, specificity, length and delivery "
+            "feedback. --scenario runs another practice conversation (salary-negotiation, "
+            "networking, or a scenario file). Without a microphone, --answers FILE... "
+            "(or --input FILE then --answers) are your answers."
+        ),
+    )
+    _add_session_args(iv, who="interviewer", recording="of your first answer")
+    iv.add_argument("--role", default="", help="the job, e.g. 'junior data analyst'")
+    iv.add_argument("--company", default="", help="the company (default: 'our company')")
+    iv.add_argument(
+        "--persona",
+        default="neutral",
+        metavar="PERSONA",
+        help="warm, neutral (default) or skeptical, or a description",
+    )
+    iv.add_argument(
+        "--stage",
+        default="full",
+        choices=["full", "opener", "behavioral", "technical", "closing"],
+        help="the whole interview (default) or one stage",
+    )
+    iv.add_argument(
+        "--questions",
+        type=_positive_int,
+        default=6,
+        metavar="N",
+        help="planned questions (default 6; follow-ups come on top)",
+    )
+    iv.add_argument(
+        "--scenario",
+        default=None,
+        metavar="NAME|FILE.toml",
+        help="salary-negotiation, networking, or a scenario file",
+    )
+
+
+def _session_loop_options(args: argparse.Namespace, **extra: object):  # type: ignore[no-untyped-def]
     from coach.analysis.pace import PaceOptions
-    from coach.audience import AudienceOptions
     from coach.endpoint import EndpointOptions
     from coach.live import LiveOptions
+    from coach.score import ScoreOptions
+    from coach.session import RehearseOptions
+
+    score = ScoreOptions(pace=PaceOptions(band_wpm=tuple(args.pace_band)))
+    return RehearseOptions(
+        live=LiveOptions(score=score, endpoint=EndpointOptions(hangover_s=args.hangover)),
+        follow_ups=not args.no_follow_ups,
+        turn_silence_s=args.answer_pause,
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+def _open_session(args: argparse.Namespace, kind: str, voice_input, *, want_qa: bool):  # type: ignore[no-untyped-def]
+    """Folder, models, terminal and speech output of a session (input already open)."""
+    from rich.console import Console
+
     from coach.llm import LlmOptions
     from coach.render.live import TerminalEvents
-    from coach.render.session import print_session
-    from coach.score import ScoreOptions
-    from coach.session import (
-        FileInput,
-        MicInput,
-        Models,
-        Rehearsal,
-        RehearseOptions,
-        SessionFolder,
-        live_asr_options,
-    )
+    from coach.session import Models, SessionFolder, live_asr_options
     from coach.sinks import TeeSink, WavSink, open_sink
     from coach.tts import TtsOptions
 
+    try:
+        folder = SessionFolder(args.save) if args.save else SessionFolder.new(None, kind)
+        models = Models(
+            live_asr_options(args.asr_model),
+            LlmOptions(model=args.llm_model, seed=args.seed) if want_qa else None,
+            TtsOptions(voice=args.voice) if want_qa else None,
+        )
+        console = Console()
+        events = TerminalEvents(console)
+        main_sink = open_sink(args.speak_to, args.output_device, on_fallback=events.note,
+                              console_print=lambda _text: None)  # fmt: skip
+        sink = TeeSink(main_sink, WavSink(folder.file("audience.wav")))
+    except BaseException:
+        voice_input.close()
+        raise
+    console.print(f"coach: session folder {folder.path}", highlight=False, markup=False)
+    return folder, models, events, sink, console
+
+
+def _check_save(args: argparse.Namespace) -> None:
+    if args.save is not None and (args.save / "report.json").exists():
+        raise OptionsError(f"{args.save} already holds a session: choose another --save folder")
+
+
+def _open_history(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """The practice history, or None with --no-history (opened early: a bad file fails
+    before anything is recorded)."""
+    if getattr(args, "no_history", False):
+        return None
+    from coach.history import History
+
+    return History.open(args.db)
+
+
+def _record(history, record) -> None:  # type: ignore[no-untyped-def]
+    """Add a session to the history; a failure is one warning, never a lost session."""
+    if history is None:
+        return
+    from coach.errors import CoachError as _CoachError
+
+    try:
+        history.add(record)
+    except _CoachError as exc:
+        print(f"coach: not recorded in the history: {exc}", file=sys.stderr)
+
+
+def _finish_session(result, console, history, *, scenario: str = "") -> int:  # type: ignore[no-untyped-def]
+    from coach.history import record_from_session
+    from coach.render.session import print_session
+
+    print_session(result, console)
+    if result.talk is not None or result.exchanges:
+        _record(history, record_from_session(result, scenario=scenario))
+    return {"complete": 0, "interrupted": 130, "device_lost": 2}.get(result.status, 1)
+
+
+def _rehearse(args: argparse.Namespace) -> int:
+    from coach.audience import AudienceOptions
+    from coach.session import FileInput, MicInput, Rehearsal
+
     started = time.monotonic()
-    console = Console()
     if args.answers and args.input is None:
         raise OptionsError("--answers needs --input (the answers go with a recorded talk)")
     if args.fast and args.input is None:
@@ -273,55 +407,115 @@ def _rehearse(args: argparse.Namespace) -> int:
 
         load_script(args.script)  # fails now, before anything is recorded
         script_text = args.script.read_text(encoding="utf-8", errors="replace")
-    score = ScoreOptions(pace=PaceOptions(band_wpm=tuple(args.pace_band)))
-    options = RehearseOptions(
-        live=LiveOptions(score=score, endpoint=EndpointOptions(hangover_s=args.hangover)),
-        audience=AudienceOptions(persona=args.audience),
-        questions=args.questions,
-        follow_ups=not args.no_follow_ups,
+    options = _session_loop_options(
+        args, audience=AudienceOptions(persona=args.audience), questions=args.questions,
         end_silence_s=args.end_silence,
-        turn_silence_s=args.answer_pause,
-    )
-    if args.save is not None and (args.save / "report.json").exists():
-        raise OptionsError(f"{args.save} already holds a session: choose another --save folder")
+    )  # fmt: skip
+    _check_save(args)
+    history = _open_history(args)
     if args.input is not None:
         voice_input = FileInput(args.input, list(args.answers), realtime=not args.fast)
     else:
         voice_input = MicInput(args.device)
-    try:
-        folder = SessionFolder(args.save) if args.save else SessionFolder.new(None, "rehearse")
-        want_qa = args.questions > 0
-        models = Models(
-            live_asr_options(args.asr_model),
-            LlmOptions(model=args.llm_model, seed=args.seed) if want_qa else None,
-            TtsOptions(voice=args.voice) if want_qa else None,
-        )
-        events = TerminalEvents(console)
-        main_sink = open_sink(
-            args.speak_to,
-            args.output_device,
-            on_fallback=events.note,
-            console_print=lambda _text: None,
-        )
-        sink = TeeSink(main_sink, WavSink(folder.file("audience.wav")))
-    except BaseException:
-        voice_input.close()
-        raise
-    console.print(f"coach: session folder {folder.path}", highlight=False, markup=False)
-    rehearsal = Rehearsal(
-        voice_input,
-        models,
-        sink,
-        folder,
-        options,
-        events=events,
-        script_text=script_text,
-        started_at=started,
+    folder, models, events, sink, console = _open_session(
+        args, "rehearse", voice_input, want_qa=args.questions > 0
     )
+    rehearsal = Rehearsal(voice_input, models, sink, folder, options, events=events,
+                          script_text=script_text, started_at=started)  # fmt: skip
     _listen_for_enter(rehearsal.end_phase_now)
     result = rehearsal.run()
-    print_session(result, console)
-    return {"complete": 0, "interrupted": 130, "device_lost": 2}.get(result.status, 1)
+    name = Path(args.input).stem if args.input else ""
+    return _finish_session(result, console, history, scenario=name)
+
+
+def _interview(args: argparse.Namespace) -> int:
+    from coach.interview import load_scenario
+    from coach.interview.interviewer import Interview, Interviewer, InterviewOptions
+    from coach.session import FileInput, MicInput
+
+    started = time.monotonic()
+    scenario = load_scenario(args.scenario) if args.scenario else None
+    if not args.role and scenario is None:
+        raise OptionsError("give the role: --role 'junior data analyst' (or --scenario NAME)")
+    if args.fast and not (args.input or args.answers):
+        raise OptionsError("--fast needs --answers (a microphone cannot go faster)")
+    _check_save(args)
+    history = _open_history(args)
+    prefer: tuple[str, ...] = ()
+    leaning = ""
+    if history is not None and scenario is None:
+        weakest = [(t, v) for t, v in history.question_type_scores("interview").items() if v < 0.75]
+        prefer = tuple(t for t, _v in weakest[:3])
+        if prefer:
+            figures = ", ".join(f"{t} ({v:.0%})" for t, v in weakest[:3])
+            leaning = (f"starting with the question types your answers scored lowest on "
+                       f"before: {figures}")  # fmt: skip
+    options = InterviewOptions(
+        role=args.role, company=args.company, persona=args.persona, stage=args.stage,
+        questions=args.questions, prefer_types=prefer, seed=args.seed,
+    )  # fmt: skip
+    # check the role and plan now, before the microphone opens
+    Interviewer(None, options, scenario=scenario)
+    loop = _session_loop_options(args)
+    recordings = ([args.input] if args.input else []) + list(args.answers)
+    if recordings:
+        voice_input = FileInput(None, recordings, realtime=not args.fast)
+    else:
+        voice_input = MicInput(args.device)
+    folder, models, events, sink, console = _open_session(
+        args, "interview", voice_input, want_qa=True
+    )
+    if leaning:
+        events.note(leaning)
+    context: dict[str, object] = {"role": args.role or (scenario.role if scenario else ""),
+                                  "company": args.company, "stage": args.stage,
+                                  "scenario": scenario.name if scenario else "",
+                                  "prefer_types": list(prefer), "leaning": leaning}  # fmt: skip
+    interview = Interview(
+        voice_input, models, sink, folder, loop, events=events, started_at=started,
+        make_interviewer=lambda llm: Interviewer(llm, options, scenario=scenario,
+                                                 min_words=loop.min_answer_words),
+        context=context,
+    )  # fmt: skip
+    _listen_for_enter(interview.end_phase_now)
+    result = interview.run()
+    label = scenario.name if scenario else args.role
+    return _finish_session(result, console, history, scenario=label)
+
+
+def _progress(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from coach.history import History
+    from coach.progress import print_progress, write_progress_html
+
+    kind = None if args.kind == "all" else args.kind
+    with History.open(args.db) as history:
+        if args.delete is not None:
+            if not history.delete(args.delete):
+                raise OptionsError(
+                    f"no session {args.delete} in the history (see `coach progress`)"
+                )
+            print(f"deleted session {args.delete}")
+            return 0
+        if args.delete_all:
+            if not args.yes:
+                raise OptionsError("--delete-all removes every session: add --yes to confirm")
+            print(f"deleted {history.delete_all()} sessions")
+            return 0
+        if args.export:
+            text = history.export(args.export, kind=kind)
+            if args.out is None:
+                sys.stdout.write(text if text.endswith("\n") else text + "\n")
+            else:
+                from coach.files import write_text_atomic
+
+                print(write_text_atomic(args.out, text))
+            return 0
+        print_progress(history, Console(), kind=kind)
+        if args.html is not None:
+            print(write_progress_html(history, args.html, kind=kind))
+    return 0
 
 
 def _listen_for_enter(callback) -> None:  # type: ignore[no-untyped-def]
@@ -434,6 +628,14 @@ def _score(args: argparse.Namespace) -> int:
             interrupted = True
             err.print(f"interrupted: reporting the {len(reports)} clip(s) scored so far")
     _emit(reports, args)
+    history = _open_history(args)
+    if history is not None:
+        from coach.history import record_from_clip_report
+
+        with history:
+            for report in reports:
+                if report.ok:
+                    _record(history, record_from_clip_report(report, kind="score"))
     if interrupted:
         return 130
     return 1 if any(r.error for r in reports) else 0
@@ -508,6 +710,10 @@ def main(argv: list[str] | None = None) -> int:
             return _score(args)
         if args.command == "rehearse":
             return _rehearse(args)
+        if args.command == "interview":
+            return _interview(args)
+        if args.command == "progress":
+            return _progress(args)
         if args.command == "devices":
             return _devices()
         if args.command == "models":

@@ -150,9 +150,13 @@ class FileInput:
     live_device = False
 
     def __init__(
-        self, talk: Path, answers: list[Path], *, realtime: bool = True, speed: float = 1.0
+        self, talk: Path | None, answers: list[Path], *, realtime: bool = True, speed: float = 1.0
     ) -> None:
         """Check every file now (a bad one fails before anything is recorded).
+
+        Args:
+            talk: the talk's recording (None for an interview, which has no talk).
+            answers: one recording per answer, in order.
 
         Raises:
             AudioError: a file is missing or is not audio.
@@ -160,7 +164,8 @@ class FileInput:
         from coach.audio import probe
 
         for path in [talk, *answers]:
-            probe(path)
+            if path is not None:
+                probe(path)
         self.talk_path = talk
         self.answer_paths = answers
         self.realtime = realtime
@@ -169,6 +174,8 @@ class FileInput:
     def talk(self, stop: threading.Event) -> Iterator[AudioFrame]:
         from coach.stream import file_frames
 
+        if self.talk_path is None:
+            return iter(())
         return _until(file_frames(self.talk_path, realtime=self.realtime, speed=self.speed), stop)
 
     def answer(self, index: int, stop: threading.Event) -> Iterator[AudioFrame] | None:
@@ -614,6 +621,9 @@ class Verdict:
     """What to say first, the moment the turn ends (synthesised in advance)."""
     reason: str = ""
     """Why, in one line (the measured facts)."""
+    press: str = ""
+    """Said instead of ``ack`` before a follow-up ("I'm not sure that answered my
+    question.")."""
 
 
 class Asker(Protocol):
@@ -676,11 +686,9 @@ class AudienceAsker:
         j = judge_answer(q.spoken_text, answer.transcript if answer else "",
                          min_words=self.min_words)  # fmt: skip
         exchange.judgement = j
-        if not j.addressed and j.words:
-            return Verdict(False, True, ACK_DODGED, j.reason)
         ack = ACK_ANSWERED[self._acks % len(ACK_ANSWERED)]
         self._acks += 1
-        return Verdict(j.addressed, False, ack, j.reason)
+        return Verdict(j.addressed, not j.addressed and j.words > 0, ack, j.reason, ACK_DODGED)
 
     def follow_up(self, exchange: Exchange, verdict: Verdict) -> Iterator[str | Question]:
         answer = exchange.answer.transcript if exchange.answer else ""
@@ -888,8 +896,8 @@ class Conversation:
     def _follow_up(
         self, asker: Asker, exchange: Exchange, verdict: Verdict, timing: TurnTiming
     ) -> _Reply:
-        """Acknowledge, then stream the follow-up into speech as it is generated."""
-        self._speak_ack(verdict.ack, timing)
+        """Press, then stream the follow-up into speech as it is generated."""
+        self._speak_ack(verdict.press or verdict.ack, timing)
         record: Question | None = None
         for item in _in_thread(self._pool, lambda: asker.follow_up(exchange, verdict)):
             if isinstance(item, Question):

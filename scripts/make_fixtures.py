@@ -7,7 +7,9 @@ and joined to the next with digital silence of a known length, so the start and 
 every phrase, filler and silence is known to the sample. Tones and noise come from numpy.
 answers/answer_01.wav ... answer_06.wav are replies to audience questions about the
 practice talk, for ``coach rehearse --answers`` (answer_02 dodges; answer_03 answers the
-follow-up).
+follow-up). interview/answer_01.wav ... answer_08.wav are a candidate's replies in a mock
+interview for a junior data analyst, for ``coach interview --answers`` (answer_03 and
+answer_06 are vague; answer_04 and answer_07 answer the follow-ups).
 
 Run from the repository root (re-running writes the same bytes)::
 
@@ -252,6 +254,160 @@ ANSWERS: list[Answer] = [
 ]
 """Replies for ``coach rehearse --answers``, used in order: answer_02 dodges, answer_03
 answers the follow-up that the dodge should draw."""
+
+
+# --- answers in a mock interview ------------------------------------------------------------
+
+INTERVIEW_ROLE = "junior data analyst"
+"""The role the candidate in the interview answers is applying for."""
+INTERVIEW_STAGES = ("opener", "behavioral", "technical", "closing")
+"""The stages of an interview (coach.interview.STAGES), in the order they happen."""
+STAR_PARTS = ("situation", "task", "action", "result")
+"""The parts of a STAR story (coach.analysis.star.PARTS)."""
+QUIET_DB = -40.0
+"""A 10 ms frame at or below this level (dBFS) counts as silence when an interview answer's
+longest quiet stretch is measured: a digital gap plus the quiet edges of the phrases around
+it (Piper's own pauses included) must stay below ANSWER_MAX_SILENCE_S."""
+
+
+@dataclass(frozen=True)
+class InterviewAnswer:
+    """One recorded reply of a candidate for INTERVIEW_ROLE in a mock interview."""
+
+    stage: str
+    """The interview stage the answer fits (one of INTERVIEW_STAGES)."""
+    topic: str
+    """The kind of question the answer is written for (the questions come from an LLM or
+    a bank at run time, so this is a kind of question, not a known question)."""
+    items: tuple[Say | Filled | Discourse | Gap, ...]
+    length_s: tuple[float, float]
+    """Shortest and longest the recording may be, seconds (lead and tail included)."""
+    star: tuple[str, ...] = ()
+    """The STAR parts the answer was written to hold (a subset of STAR_PARTS)."""
+    vague: bool = False
+    """True for an answer with no specifics and no result: it should draw a follow-up."""
+    hypothetical: bool = False
+    """True for an answer that only says what the candidate would do, with no past example."""
+    follows_up: int | None = None
+    """0-based index in INTERVIEW_ANSWERS of the vague answer this one follows up."""
+
+
+INTERVIEW_ANSWERS: list[InterviewAnswer] = [
+    InterviewAnswer(
+        "opener",
+        "tell me about yourself",
+        (
+            Say("I studied economics,"),
+            Gap("clause"),
+            Say("then spent a year in reporting at a logistics company."),
+            Gap("sentence"),
+            Say("Now I'm looking for my first analyst role."),
+        ),
+        (6.0, 10.0),
+        star=("situation",),
+    ),
+    InterviewAnswer(
+        "behavioral",
+        "tell me about a time you improved a process",
+        (
+            Say("Last spring, our weekly report took two days."),
+            Gap("sentence"),
+            Say("My job was to speed it up."),
+            Gap("sentence"),
+            Say("I built one SQL query to replace six old reports."),
+            Gap("sentence"),
+            Say("As a result, it takes 20 minutes."),
+        ),
+        (10.0, 14.0),
+        star=STAR_PARTS,
+    ),
+    InterviewAnswer(
+        "behavioral",
+        "tell me about a time you worked with a difficult colleague: the vague answer",
+        (
+            Say("I usually just try to work well with people and,", hedges=("just",)),
+            Gap("join"),
+            Discourse("you know,"),
+            Gap("join"),
+            Say("communicate."),
+        ),
+        (4.0, 7.0),
+        vague=True,
+    ),
+    InterviewAnswer(
+        "behavioral",
+        "the follow-up to the vague answer: a specific example of working with others",
+        (
+            Say("At my last job, two teams counted late orders differently."),
+            Gap("sentence"),
+            Say("I set up a meeting and wrote one definition."),
+            Gap("sentence"),
+            Say("Then disputes fell from ten a month to two."),
+        ),
+        (8.0, 12.0),
+        star=("situation", "action", "result"),
+        follows_up=2,
+    ),
+    InterviewAnswer(
+        "technical",
+        "how would you clean a messy dataset (duplicates, missing values, joins)",
+        (
+            Say("First I'd remove duplicates and missing values."),
+            Gap("sentence"),
+            Say("Then,"),
+            Gap("join"),
+            Filled("uh"),
+            Gap("join"),
+            Say("I'd fix the date formats,"),
+            Gap("clause"),
+            Say("and use a left join on customer ID so no orders are lost."),
+        ),
+        (8.0, 12.0),
+    ),
+    InterviewAnswer(
+        "behavioral",
+        "tell me about a time you disagreed with a deadline or a priority: the vague, "
+        "hypothetical answer",
+        (
+            Filled("um"),
+            Gap("join"),
+            Say("I would probably talk to my manager,", hedges=("probably",)),
+            Gap("clause"),
+            Say("and try to find a compromise."),
+        ),
+        (4.0, 7.0),
+        vague=True,
+        hypothetical=True,
+    ),
+    InterviewAnswer(
+        "behavioral",
+        "the follow-up to the hypothetical answer: what actually happened",
+        (
+            Say("Last March, two managers wanted reports on the same day."),
+            Gap("sentence"),
+            Say("I asked them to agree on the order,"),
+            Gap("clause"),
+            Say("and I delivered both reports on time."),
+        ),
+        (8.0, 12.0),
+        star=("situation", "action", "result"),
+        follows_up=5,
+    ),
+    InterviewAnswer(
+        "closing",
+        "do you have any questions for us",
+        (
+            Say("What does a typical week look like for the analytics team,"),
+            Gap("clause"),
+            Say("and how do you measure success in the first six months?"),
+        ),
+        (4.0, 7.0),
+    ),
+]
+"""Replies for ``coach interview --role "junior data analyst" --answers``, used in order:
+opener, a full STAR story, a vague answer (03) and its follow-up (04), a technical answer,
+a vague hypothetical (06) and its follow-up (07), and the candidate's question at the
+closing."""
 
 
 # --- audio helpers --------------------------------------------------------------------------
@@ -559,6 +715,98 @@ def build_answer(voice: Voice, answer: Answer) -> tuple[np.ndarray, dict]:
     return placed.samples, entry
 
 
+def longest_quiet_s(x: np.ndarray) -> float:
+    """Longest run of 10 ms frames at or below QUIET_DB between the first and last louder
+    frame of ``x``, seconds."""
+    quiet = _frame_db(x) <= QUIET_DB
+    loud = np.flatnonzero(~quiet)
+    best = run = 0
+    for q in quiet[loud[0] : loud[-1] + 1]:
+        run = run + 1 if q else 0
+        best = max(best, run)
+    return round(best / 100, 2)
+
+
+def build_interview_answer(voice: Voice, index: int) -> tuple[np.ndarray, dict]:
+    """Interview answer ``INTERVIEW_ANSWERS[index]``: samples and its manifest entry."""
+    answer = INTERVIEW_ANSWERS[index]
+    if answer.stage not in INTERVIEW_STAGES or not set(answer.star) <= set(STAR_PARTS):
+        raise SystemExit(f"interview answer {index + 1}: bad stage or STAR parts")
+    placed = assemble(voice, list(answer.items), ANSWER_GAP_S)
+    segments = placed.segments
+    spoken = [s for s in segments if s["kind"] != "silence"]
+    inner = [
+        s for s in segments if s["kind"] == "silence" and s["position"] not in ("lead", "tail")
+    ]
+    longest = max((s["duration_s"] for s in inner), default=0.0)
+    inner_max = max((b - a for s in spoken for a, b in s.get("inner_gaps", [])), default=0.0)
+    quiet = longest_quiet_s(to_int16(placed.samples) / 32767.0)
+    duration = sec(placed.samples.size)
+    low, high = answer.length_s
+    if not low <= duration <= high or max(longest, inner_max, quiet) >= ANSWER_MAX_SILENCE_S:
+        raise SystemExit(
+            f"interview answer {index + 1} on {answer.topic!r}: {duration:.2f} s (want "
+            f"{low}-{high} s), longest silence {max(longest, inner_max, quiet):.2f} s (want "
+            f"< {ANSWER_MAX_SILENCE_S} s)"
+        )
+    filled = [f for f in placed.fillers if f["kind"] == "filled_pause"]
+    disc = [f for f in placed.fillers if f["kind"] == "discourse"]
+    if answer.vague:
+        what = (
+            f"A vague {answer.stage} answer: no number, named detail, past action or result"
+            + (", only what the candidate would do" if answer.hypothetical else "")
+            + ", so the interviewer should ask a follow-up."
+        )
+    elif answer.follows_up is not None:
+        what = (
+            f"The follow-up to interview/answer_{answer.follows_up + 1:02d} (follows_up is "
+            "its index in interview_answers): specifics (numbers, first-person past actions, "
+            f"a result) on {answer.topic}."
+        )
+    else:
+        what = f"A specific {answer.stage} answer on {answer.topic}."
+    entry = {
+        "description": what + f" Spoken by a candidate for a {INTERVIEW_ROLE} role; phrases as in "
+        f"practice_talk, between a {ANSWER_GAP_S['lead']} s lead and a "
+        f"{ANSWER_GAP_S['tail']} s tail; every silence inside is below "
+        f"{ANSWER_MAX_SILENCE_S} s so the live endpointer keeps the answer as one utterance.",
+        "role": INTERVIEW_ROLE,
+        "stage": answer.stage,
+        "topic": answer.topic,
+        "vague": answer.vague,
+        "hypothetical": answer.hypothetical,
+        "star": {part: part in answer.star for part in STAR_PARTS},
+        "follows_up": answer.follows_up,
+        "text": " ".join(s["text"] for s in spoken),
+        "sample_rate_hz": SR,
+        "channels": 1,
+        "format": "wav pcm_s16le",
+        "samples": int(placed.samples.size),
+        "duration_s": duration,
+        "length_s": list(answer.length_s),
+        "speech_span_s": [spoken[0]["start_s"], spoken[-1]["end_s"]],
+        "segments": segments,
+        "fillers": placed.fillers,
+        "hedges": placed.hedges,
+        "expected": {
+            "lexical_words": placed.lexical,
+            "lexical_words_note": "tokens of the speech phrases as written; fillers excluded",
+            "filled_pauses": _counts(filled),
+            "discourse_fillers": _counts(disc),
+            "fillers_total": len(placed.fillers),
+            "hedges": _counts(placed.hedges),
+            "star_parts": len(answer.star),
+            "longest_inner_silence_s": longest,
+            "longest_inner_gap_s": round(inner_max, 3),
+            "longest_quiet_s": quiet,
+            "longest_quiet_note": f"longest run of 10 ms frames at or below {QUIET_DB:.0f} dBFS "
+            "between the first and last louder frame: a silence plus the quiet phrase edges",
+            "max_inner_silence_s": ANSWER_MAX_SILENCE_S,
+        },
+    }
+    return placed.samples, entry
+
+
 def single_phrase(voice: Voice, text: str) -> tuple[np.ndarray, dict]:
     audio, inner = trim(voice.say(text))
     audio = audio * SPEECH_PEAK
@@ -763,6 +1011,14 @@ def main() -> None:
         w.write(name, wav_bytes(to_int16(samples)), entry)
         answers.append(name)
 
+    interview_answers = []
+    for i in range(len(INTERVIEW_ANSWERS)):
+        samples, entry = build_interview_answer(voice, i)
+        entry["voice"] = voice.name
+        name = f"interview/answer_{i + 1:02d}.wav"
+        w.write(name, wav_bytes(to_int16(samples)), entry)
+        interview_answers.append(name)
+
     manifest = {
         "generator": "scripts/make_fixtures.py",
         "voice": voice.name,
@@ -771,6 +1027,7 @@ def main() -> None:
         "gap_s": GAP_S,
         "answer_gap_s": ANSWER_GAP_S,
         "answers": answers,
+        "interview_answers": interview_answers,
         "note": (
             "Times are exact sample positions in seconds: each phrase was trimmed to its "
             f"first..last 10 ms frame above {TRIM_DB:.0f} dBFS before it was placed; "

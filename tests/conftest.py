@@ -20,6 +20,14 @@ FIXTURES = ROOT / "audio_fixtures"
 """Folder of the generated audio fixtures."""
 
 
+@pytest.fixture(autouse=True)
+def _private_data_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sessions and the practice history go to a temporary folder, never the user's."""
+    monkeypatch.setenv("COACH_DATA_DIR", str(tmp_path_factory.mktemp("coach-data")))
+
+
 def words(*items: tuple[str, float, float]) -> list[Word]:
     """Words from ``(text, start_s, end_s)`` tuples."""
     return [Word(text, start, end) for text, start, end in items]

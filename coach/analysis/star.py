@@ -33,7 +33,8 @@ plus "we" actions at a lower weight; per 100 words (at least
 :attr:`StarOptions.full_specificity_per_100`, capped at 1.
 
 An answer is **vague** when any of these holds, each listed in ``vague_reasons``: it is
-shorter than :attr:`StarOptions.min_words` for its kind; it has no number, named thing or
+shorter than :attr:`StarOptions.min_words` for its kind and has no number or first-person
+action (a short, concrete answer is only short); it has no number, named thing or
 first-person action; it deflects (:data:`coach.analysis.answers.DEFLECTIONS`) with no number
 or "I" action; it is only hypothetical while the question asks for a real time (behavioural
 kinds, or :data:`PAST_QUESTION_CUES`); a behavioural answer has no result; or it is thick
@@ -693,7 +694,8 @@ def feedback(
     why: dict[str, str] = {}
     if n_words == 0:
         why["empty"] = "empty: no words were heard"
-    elif n_words < min_words:
+    short = 0 < n_words < min_words
+    if short and not (numbers or mine):  # short and concrete is short, not vague
         why["short"] = f"short: {n_words} words, under {min_words} for a {label} answer"
     if n_words and not (numbers or named or mine or ours):
         why["no_specifics"] = "no specifics: no numbers, names or first-person actions"
@@ -733,7 +735,7 @@ def feedback(
     if "empty" not in why:
         if "no_specifics" in why:
             msgs.append("No numbers, names or first-person actions: add one concrete detail.")
-        elif specificity < opts.low_specificity and "short" not in why:
+        elif specificity < opts.low_specificity and not short:
             msgs.append(f"Few specifics (score {specificity:.2f}): add a number, a name or a date.")
         if "deflected" in why:
             msgs.append("The answer put the question off: give one concrete example instead.")
@@ -745,7 +747,7 @@ def feedback(
         if verdict == "long" and is_star:
             line += " Keep the situation to one or two sentences."
         msgs.append(line)
-    elif "short" in why:
+    elif short:
         msgs.append(
             f"Only {n_words} words; a {label} answer needs about {min_words} or more to make "
             "its point."

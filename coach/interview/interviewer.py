@@ -205,11 +205,11 @@ class Interviewer:
         if self.scenario is not None and self.scenario.reengage:
             opened = bool(_OPEN_QUESTION.search(text))
             why = "asked an open question" if opened else "no open question to keep it going"
-            return Verdict(opened, not opened and j.words > 0, ack, why)
+            return Verdict(opened, not opened and j.words > 0, ack, why, "")
         vague = fb.vague or not j.addressed
         reasons = "; ".join(fb.vague_reasons) or j.reason
         wants = vague and j.words > 0 and q.stage in ("behavioral", "technical")
-        return Verdict(not vague, wants, PRESS[self.style] if wants else ack, reasons)
+        return Verdict(not vague, wants, ack, reasons, PRESS[self.style])
 
     def follow_up(self, exchange: Exchange, verdict: Verdict) -> Iterator[str | Question]:
         """A pointed follow-up: the LLM in the persona's manner, else the bank's own."""
@@ -254,22 +254,37 @@ class Interviewer:
                 {"role": "user", "content": asked},
             ]  # fmt: skip
             buffer = ""
+            stop = False
             for piece in self.llm.stream(messages, max_tokens=90):
                 buffer += piece
                 done, buffer = split_sentences(buffer)
                 for sentence in done:
-                    if "?" not in sentence and said < 3:
-                        said += 1
-                        yield sentence
-                if said >= 3:
+                    if not _speakable_reply(sentence):
+                        stop = True  # a list or a question back: keep what was said so far
+                        break
+                    said += 1
+                    yield sentence
+                if stop or said >= 3:
                     break
-            if buffer.strip() and "?" not in buffer and said < 3 and buffer.strip()[-1] in ".!":
-                said += 1
-                yield buffer.strip()
+            else:
+                if said < 3 and _speakable_reply(buffer.strip()):
+                    said += 1
+                    yield buffer.strip()
         if said == 0:  # no LLM, or it said nothing usable: the bank's reply
             done, rest = split_sentences(self.bank.answer(asked, role=self.role,
                                                           company=self.company))  # fmt: skip
             yield from [*done, rest] if rest.strip() else done
+
+
+def _speakable_reply(sentence: str) -> bool:
+    """A plain spoken sentence: ends with . or !, no question, not a list item or header."""
+    text = sentence.strip()
+    return (
+        len(text) > 1
+        and text[-1] in ".!"
+        and "?" not in text
+        and not re.match(r"^([-*•#]|\d+[.)])", text)
+    )
 
 
 def practice_next(exchanges: list[Exchange], *, limit: int = 3) -> list[str]:

@@ -82,6 +82,42 @@ def timing_rows(result: SessionResult) -> list[list[str]]:
     return rows
 
 
+FEEDBACK_HEADERS = ("#", "Stage", "STAR", "Specificity", "Length", "Vague", "Feedback")
+
+
+def _title(result: SessionResult) -> str:
+    return {"interview": "Interview", "rehearse": "Rehearsal"}.get(result.kind, "Session")
+
+
+def _context_line(result: SessionResult) -> str:
+    c = result.context
+    parts = [f"{k}: {c[k]}" for k in ("role", "company", "persona", "scenario", "stage")
+             if c.get(k)]  # fmt: skip
+    if c.get("leaning"):
+        parts.append(str(c["leaning"]))
+    return " · ".join(parts)
+
+
+def feedback_rows(result: SessionResult) -> list[list[str]]:
+    """One row per answer with content feedback (interviews): STAR parts present,
+    specificity, length against the target, vagueness and the feedback lines."""
+    rows = []
+    for e in result.exchanges:
+        fb = e.feedback
+        if fb is None:
+            continue
+        star = "".join(p.name[0].upper() if p.present else "-" for p in fb.star)
+        length = fb.length_verdict
+        if fb.duration_s is not None:
+            length = f"{fb.duration_s:.0f} s, {fb.length_verdict}"
+        rows.append([
+            str(e.index), e.question.stage or e.question.kind, star, f"{fb.specificity:.2f}",
+            length, "yes: " + "; ".join(fb.vague_reasons) if fb.vague else "no",
+            " ".join(fb.messages[:2]),
+        ])  # fmt: skip
+    return rows
+
+
 # --- HTML ------------------------------------------------------------------------------------
 
 
@@ -98,10 +134,12 @@ def _html_table(headers: tuple[str, ...], rows: list[list[str]]) -> str:
 def session_html(result: SessionResult) -> str:
     """The session as one self-contained page: the talk's report with the script coverage,
     the questions and answers and the timings added."""
-    from coach.render.html import clip_page
+    from coach.render.html import _doc, clip_page
 
-    assert result.talk is not None
     sections = []
+    if result.practice:
+        items = "".join(f"<li>{_e(p)}</li>" for p in result.practice)
+        sections.append(("What to practise next", f"<ol>{items}</ol>"))
     if result.notes:
         items = "".join(f"<li>{_e(n)}</li>" for n in result.notes)
         sections.append(("Notes", f'<ul class="note">{items}</ul>'))
@@ -112,8 +150,15 @@ def session_html(result: SessionResult) -> str:
         sections.append(("Questions and answers", _html_table(QA_HEADERS, qa_rows(result))))
     if result.timings:
         sections.append(("Response times", _html_table(TIMING_HEADERS, timing_rows(result))))
-    title = f"Rehearsal {result.started} ({result.status})"
-    return clip_page(result.talk, sections=sections, title=title)
+    if any(e.feedback is not None for e in result.exchanges):
+        sections.append(("Feedback per answer", _html_table(FEEDBACK_HEADERS,
+                                                            feedback_rows(result))))  # fmt: skip
+    title = f"{_title(result)} {result.started} ({result.status})"
+    if result.talk is not None:
+        return clip_page(result.talk, sections=sections, title=title)
+    body = [f"<h1>{_e(title)}</h1>", f'<p class="meta">{_e(_context_line(result))}</p>']
+    body += [f"<h2>{_e(h)}</h2>\n{html_text}" for h, html_text in sections]
+    return _doc(title, "\n".join(body))
 
 
 # --- Markdown --------------------------------------------------------------------------------
@@ -123,15 +168,23 @@ def session_markdown(result: SessionResult) -> str:
     """The session as Markdown: the talk's section, then script, Q&A and timings."""
     from coach.render.markdown import _table, clip_section, escape
 
-    assert result.talk is not None
-    out = [f"# Rehearsal {escape(result.started)} ({result.status})", ""]
+    out = [f"# {_title(result)} {escape(result.started)} ({result.status})", ""]
+    if result.context:
+        out += [escape(_context_line(result)), ""]
     out += [f"- {escape(n)}" for n in result.notes] + ([""] if result.notes else [])
-    out.append(clip_section(result.talk, level=2))
+    if result.practice:
+        out += ["## What to practise next", ""]
+        out += [f"{i}. {escape(p)}" for i, p in enumerate(result.practice, 1)] + [""]
+    if result.talk is not None:
+        out.append(clip_section(result.talk, level=2))
     if result.script is not None:
         out += ["## Script", "", escape(script_summary(result.script)), ""]
         out += _table(SCRIPT_HEADERS, script_rows(result.script)) + [""]
     if result.exchanges:
         out += ["## Questions and answers", ""] + _table(QA_HEADERS, qa_rows(result)) + [""]
+    if any(e.feedback is not None for e in result.exchanges):
+        out += ["## Feedback per answer", ""]
+        out += _table(FEEDBACK_HEADERS, feedback_rows(result)) + [""]
     if result.timings:
         out += ["## Response times", ""] + _table(TIMING_HEADERS, timing_rows(result)) + [""]
     return "\n".join(out).rstrip() + "\n"
@@ -158,6 +211,14 @@ def print_session(result: SessionResult, console: Console) -> None:
                 noun = "filler" if fillers == "1" else "fillers"
                 console.print(Text(f"   {words} words, {wpm} wpm, {fillers} {noun}; "
                                    f"addressed {verdict}", style="dim"))  # fmt: skip
+    for e in result.exchanges:
+        if e.feedback is not None and e.feedback.messages:
+            console.print(Text(f"{e.index}. feedback: " + " ".join(e.feedback.messages[:2]),
+                               style="dim"))  # fmt: skip
+    if result.practice:
+        console.print(Text("What to practise next", style="bold"))
+        for i, line in enumerate(result.practice, 1):
+            console.print(Text(f"{i}. {line}"), highlight=False)
     for note in result.notes:
         console.print(f"note: {note}", markup=False, highlight=False)
     console.print(f"Session saved in {result.folder} (report.html, report.json, audio; "
