@@ -1,0 +1,201 @@
+"""The interview on the conversation engine: with fakes (no models), scenarios, the CLI and
+the history; and end to end with the real default models."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, ManifestTranscriber, ScriptedLlm, manifest_entry
+from test_tts import FakeVoice
+
+from coach.asr import AsrOptions
+from coach.cli import main
+from coach.history import History
+from coach.interview import load_scenario
+from coach.interview.interviewer import Interview, Interviewer, InterviewOptions, practice_next
+from coach.session import FileInput, Models, QuietEvents, RehearseOptions, SessionFolder
+from coach.sinks import WavSink
+from coach.tts import Speaker, TtsOptions
+
+ANSWERS = [FIXTURES / f"interview/answer_{i:02d}.wav" for i in range(1, 9)]
+
+
+class Script(QuietEvents):
+    """Switches the scripted recogniser to each answer's manifest entry."""
+
+    def __init__(self, asr: ManifestTranscriber, answers: list[Path]) -> None:
+        super().__init__()
+        self.asr, self.answers = asr, answers
+
+    def phase(self, name, status, prompt=""):  # type: ignore[no-untyped-def]
+        super().phase(name, status, prompt)
+        if name.startswith("answer "):
+            self.asr.use(str(self.answers[int(name.split()[1]) - 1].relative_to(FIXTURES)))
+
+
+def run_interview(tmp_path: Path, answers: list[Path], *, llm=None, scenario=None, **opts):  # type: ignore[no-untyped-def]
+    asr = ManifestTranscriber("interview/answer_01.wav")
+    speaker = Speaker(FakeVoice(), TtsOptions(sentence_silence_s=0.0))
+    models = Models(AsrOptions(), None, None, transcriber=asr, chat=llm, speaker=speaker)  # type: ignore[arg-type]
+    folder = SessionFolder(tmp_path / "iv")
+    options = InterviewOptions(role="junior data analyst", **opts)
+    session = Interview(
+        FileInput(None, answers, realtime=False), models, WavSink(folder.file("audience.wav")),
+        folder, RehearseOptions(), events=Script(asr, answers),
+        make_interviewer=lambda chat: Interviewer(chat, options, scenario=scenario),
+    )  # fmt: skip
+    session.run()
+    return session
+
+
+def test_interview_from_the_banks_without_a_model(tmp_path: Path) -> None:
+    """Opener, behavioural and role questions, closing; vague answers get follow-ups."""
+    session = run_interview(tmp_path, ANSWERS, questions=6)
+    res = session.result
+    assert res.status == "complete", res.notes
+    stages = [e.question.stage for e in res.exchanges]
+    assert stages[0] == "opener" and stages[-1] == "closing"
+    assert {"behavioral", "technical"} <= set(stages)
+    assert all(e.question.source == "bank" for e in res.exchanges)
+    # every vague behavioural or role answer (not itself a follow-up) got a follow-up
+    for i, e in enumerate(res.exchanges[:-1]):
+        if e.feedback.vague and e.question.stage in ("behavioral", "technical") and \
+                e.question.kind == "question":  # fmt: skip
+            assert res.exchanges[i + 1].question.kind == "follow_up", (i, e.question.text)
+    assert any(e.question.kind == "follow_up" for e in res.exchanges)
+    # the closing: the candidate's question was answered in role, then the goodbye
+    closing = res.exchanges[-1]
+    assert closing.question.stage == "closing" and closing.reply
+    assert "?" not in closing.reply
+    # feedback per answer and the three things to practise
+    assert all(e.feedback is not None for e in res.exchanges)
+    assert 1 <= len(res.practice) <= 3
+    report = json.loads(session.folder.file("report.json").read_text())
+    assert report["kind"] == "interview" and report["practice"] == res.practice
+    assert report["qa"][1]["feedback"]["star"][0]["name"] == "situation"
+    html = session.folder.file("report.html").read_text()
+    assert "What to practise next" in html and "Feedback per answer" in html
+
+
+def test_feedback_never_claims_feelings(tmp_path: Path) -> None:
+    res = run_interview(tmp_path, ANSWERS, questions=6).result
+    text = json.dumps([e.to_dict() for e in res.exchanges]) + " ".join(res.practice)
+    for word in ("nervous", "anxious", "confident", "scared", "uncomfortable", "excited"):
+        assert word not in text.lower()
+
+
+def test_llm_adapts_questions_and_never_answers_them(tmp_path: Path) -> None:
+    replies = [
+        json.dumps({"question": q})
+        for q in (
+            "So, tell me about your story so far, where you started and where you are now?",
+            "Tell me about a time you and a group delivered something together. What did you "
+            "do? I think teamwork is great.",  # a second question and an answer: cut
+            "Which tools do you reach for first as an analyst, and why?",
+        )
+    ] + [json.dumps({"question": "What exactly did you do, and what was the result?"})] * 8
+    llm = ScriptedLlm(replies)
+    res = run_interview(tmp_path, ANSWERS[:4], llm=llm, questions=4).result
+    spoken = [e.question.spoken_text for e in res.exchanges]
+    assert all(s.count("?") == 1 and s.endswith("?") for s in spoken), spoken
+    assert not any("teamwork is great" in s for s in spoken)
+    assert any(e.question.source == "llm" for e in res.exchanges)
+
+
+def test_scenario_networking_runs_on_the_same_engine(tmp_path: Path) -> None:
+    scenario = load_scenario("networking")
+    res = run_interview(tmp_path, ANSWERS[:5], scenario=scenario, questions=4).result
+    assert res.exchanges and res.exchanges[0].question.text == scenario.plan(4)[0].text
+    assert res.status == "complete"
+
+
+def test_practice_next_states_measured_facts(tmp_path: Path) -> None:
+    res = run_interview(tmp_path, ANSWERS, questions=6).result
+    lines = practice_next(res.exchanges)
+    assert lines and all(any(ch.isdigit() for ch in line) for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["interview"], "give the role"),
+        (["interview", "--role", "analyst", "--scenario", "nope"], "nope"),
+        (["interview", "--role", "analyst", "--fast"], "--fast needs --answers"),
+        (["interview", "--role", "analyst", "--persona", " "], "persona"),
+        (["interview", "--role", "analyst", "--answers", "missing.wav"], "missing.wav"),
+        (["progress", "--delete", "99"], "no session 99"),
+        (["progress", "--delete-all"], "--yes"),
+    ],
+)
+def test_cli_errors_are_one_line(capsys, tmp_path: Path, argv, needle) -> None:  # type: ignore[no-untyped-def]
+    code = main([*argv, "--db", str(tmp_path / "h.sqlite3")])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and needle in lines[0] and "Traceback" not in err
+
+
+def test_progress_cli_prints_exports_and_deletes(capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from coach.history import SessionRecord
+
+    db = tmp_path / "h.sqlite3"
+    with History.open(db) as h:
+        for i, (wpm, fpm) in enumerate([(190, 6.0), (170, 4.0), (150, 2.0)]):
+            h.add(SessionRecord(started=f"2026-11-0{i + 1}T10:00:00", kind="score",
+                                wpm=wpm, fillers_per_min=fpm, duration_s=60.0))  # fmt: skip
+    assert main(["progress", "--db", str(db), "--html", str(tmp_path / "p.html")]) == 0
+    out = capsys.readouterr().out
+    assert "Fillers" in out or "fillers" in out
+    assert "<svg" in (tmp_path / "p.html").read_text()
+    assert main(["progress", "--db", str(db), "--export", "json"]) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert len(exported) == 3
+    assert main(["progress", "--db", str(db), "--delete", str(exported[0]["id"])]) == 0
+    assert main(["progress", "--db", str(db), "--delete-all", "--yes"]) == 0
+    with History.open(db) as h:
+        assert h.count() == 0
+
+
+@pytest.mark.models
+def test_interview_end_to_end_with_the_default_models(tmp_path: Path) -> None:
+    """`coach interview` through the virtual mic with tiny.en, the GGUF and Piper; the
+    session is recorded and the next interview leans toward the weakest question types."""
+    from coach.asr import Transcriber
+    from coach.audio import load
+    from coach.transcript import tokens
+
+    db, save, speech = tmp_path / "h.sqlite3", tmp_path / "s1", tmp_path / "iv.wav"
+    args = ["interview", "--role", "junior data analyst", "--answers", *map(str, ANSWERS),
+            "--fast", "--questions", "5", "--db", str(db), "--speak-to", str(speech)]  # fmt: skip
+    assert main([*args, "--save", str(save)]) == 0
+    report = json.loads((save / "report.json").read_text())
+    assert report["kind"] == "interview" and report["status"] == "complete"
+    qa = report["qa"]
+    assert qa[0]["question"]["stage"] == "opener"
+    assert all(e["feedback"] is not None for e in qa)
+    assert report["practice"]
+    heard = set(tokens(" ".join(
+        w.text for w in Transcriber.load(AsrOptions()).transcribe(load(speech))
+    )))  # fmt: skip
+    for e in qa:
+        words = [t for t in tokens(e["question"]["text"]) if len(t) > 3]
+        assert sum(t in heard for t in words) >= 0.6 * len(words), e["question"]["text"]
+    with History.open(db) as h:
+        sessions = h.sessions(kind="interview")
+        assert len(sessions) == 1 and len(sessions[0].answers) == len(qa)
+        weakest = h.question_type_scores("interview")
+    assert weakest
+    # the second interview says which types it starts with (when any scored low)
+    assert main([*args, "--save", str(tmp_path / "s2"), "--questions", "3"]) == 0
+    second = json.loads((tmp_path / "s2" / "report.json").read_text())
+    low = [t for t, v in weakest.items() if v < 0.75]
+    if low:
+        assert second["context"]["prefer_types"][0] == low[0]
+        assert "scored lowest" in second["context"]["leaning"]
+
+
+def test_manifest_labels_are_consistent() -> None:
+    entry = manifest_entry("interview/answer_03.wav")
+    assert entry["vague"] is True
