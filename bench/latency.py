@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import resource
-import statistics
 import sys
 import tempfile
 import time
@@ -25,15 +24,39 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def pct(values: list[float], q: float) -> float:
-    """The q-quantile (0..1) by linear interpolation."""
-    values = sorted(values)
-    if len(values) == 1:
-        return values[0]
-    pos = q * (len(values) - 1)
-    lo = int(pos)
-    hi = min(lo + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (pos - lo)
+def print_timings(result, *, fast: bool) -> dict:  # type: ignore[no-untyped-def]
+    """Print the per-turn table and the p50/p95 of every stage; returns the figures."""
+    from coach.session import stage_percentiles
+
+    def f(v: float | None) -> str:
+        return "-" if v is None else f"{v:.2f}"
+
+    print(f"\n{'turn':>4s} {'reply':10s} {'transcript':>10s} {'ack':>6s} {'question':>8s} "
+          f"{'q ready':>8s}   (s after the end-of-turn decision)")  # fmt: skip
+    for t in result.timings:
+        st = t.stages()
+        ready = (None if t.question_ready_s is None or t.decided_s is None
+                 else t.question_ready_s - t.decided_s)  # fmt: skip
+        print(f"{t.turn:4d} {t.reply:10s} {f(st['transcript_after_decision_s']):>10s} "
+              f"{f(st['response_after_decision_s']):>6s} "
+              f"{f(st['question_after_decision_s']):>8s} {f(ready):>8s}")  # fmt: skip
+    turns = [t for t in result.timings if t.after == "answer"]
+    figures = stage_percentiles(result.timings)
+    print(f"\nstatus {result.status}; {len(turns)} turns after an answer "
+          f"({sum(t.reply == 'follow_up' for t in turns)} follow-ups); "
+          f"{'fast (not paced)' if fast else 'real time'}")  # fmt: skip
+    print(f"{'stage (s)':34s} {'p50':>7s} {'p95':>7s} {'max':>7s}  n")
+    for k, v in figures.items():
+        print(f"{k:34s} {v['p50']:7.2f} {v['p95']:7.2f} {v['max']:7.2f}  {v['n']}")
+    reply = figures.get("response_after_decision_s")
+    question = figures.get("question_after_decision_s")
+    if reply:
+        print(f"reply after decision: p50 {reply['p50']:.2f} s (target <= 1.0), "
+              f"p95 {reply['p95']:.2f} s (target <= 1.8)")  # fmt: skip
+    if question:
+        print(f"question audio after decision: p50 {question['p50']:.2f} s, "
+              f"p95 {question['p95']:.2f} s")  # fmt: skip
+    return figures
 
 
 def main() -> int:
@@ -75,50 +98,13 @@ def main() -> int:
         for who, text in events.lines:
             if who in ("audience", "you"):
                 print(f"  {who:8s} {text}")
-        turns = [t for t in result.timings if t.after == "answer"]
-        print(f"\n{'turn':>4s} {'reply':10s} {'transcript':>10s} {'ack':>6s} {'question':>8s} "
-              f"{'q ready':>8s}   (s after the end-of-turn decision)")  # fmt: skip
-        for t in result.timings:
-            st = t.stages()
-            ready = (None if t.question_ready_s is None or t.decided_s is None
-                     else t.question_ready_s - t.decided_s)  # fmt: skip
-
-            def f(v: float | None) -> str:
-                return "-" if v is None else f"{v:.2f}"
-
-            print(f"{t.turn:4d} {t.reply:10s} {f(st['transcript_after_decision_s']):>10s} "
-                  f"{f(st['response_after_decision_s']):>6s} "
-                  f"{f(st['question_after_decision_s']):>8s} {f(ready):>8s}")  # fmt: skip
-        stages: dict[str, list[float]] = {}
-        for t in turns:
-            for k, v in t.stages().items():
-                if v is not None:
-                    stages.setdefault(k, []).append(v)
-        print(f"\nstatus {result.status}; {len(turns)} turns after an answer "
-              f"({sum(t.reply == 'follow_up' for t in turns)} follow-ups); "
-              f"{'fast (not paced)' if args.fast else 'real time'}")  # fmt: skip
-        print(f"{'stage (s)':34s} {'p50':>7s} {'p95':>7s} {'max':>7s}  n")
-        figures: dict[str, object] = {}
-        for k, vals in stages.items():
-            p50, p95 = pct(vals, 0.5), pct(vals, 0.95)
-            figures[k] = {"p50": round(p50, 3), "p95": round(p95, 3), "max": round(max(vals), 3),
-                          "n": len(vals)}  # fmt: skip
-            print(f"{k:34s} {p50:7.2f} {p95:7.2f} {max(vals):7.2f}  {len(vals)}")
+        figures = print_timings(result, fast=args.fast)
         talk = result.timings[0].stages() if result.timings else {}
         report_s = talk.get("transcript_after_decision_s")
         first_q_s = talk.get("question_after_decision_s")
-        print(f"\nafter the talk: report {report_s} s after it ended, first question {first_q_s} s")
+        print(f"after the talk: report {report_s} s after it ended, first question {first_q_s} s")
         print(f"ready to listen: {result.ready_s:.2f} s after start (target <= 5)")
         print(f"peak memory: {peak_mb:.0f} MB with all three models loaded (target < 1500)")
-        reply = stages.get("response_after_decision_s", [])
-        question = stages.get("question_after_decision_s", [])
-        if reply:
-            print(f"reply after decision: p50 {pct(reply, .5):.2f} s (target <= 1.0), "
-                  f"p95 {pct(reply, .95):.2f} s (target <= 1.8)")  # fmt: skip
-        if question:
-            mean = statistics.mean(question)
-            print(f"question audio after decision: p50 {pct(question, 0.5):.2f} s, "
-                  f"p95 {pct(question, 0.95):.2f} s, mean {mean:.2f} s")  # fmt: skip
         sources = [e.question.source for e in result.exchanges]
         print(f"questions from the LLM: {sources.count('llm')} of {len(sources)} "
               f"(rest built from key terms)")  # fmt: skip

@@ -22,7 +22,7 @@ import json
 import re
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from coach.analysis.answers import STOP_WORDS
@@ -352,6 +352,7 @@ def generate_question(
     follow_up_to: Question | None = None,
     started: float | None = None,
     stage: str = "",
+    extra_check: Callable[[str], str | None] | None = None,
 ) -> Iterator[str | Question]:
     """Generate one checked question, streaming; the engine under every asking role.
 
@@ -360,6 +361,9 @@ def generate_question(
     is yielded once :func:`check_question` passes (against ``grounding`` and ``asked``;
     a follow-up must not repeat ``follow_up_to``). A failed attempt is retried
     ``options.retries`` times at a higher temperature, then ``fallback`` is used.
+
+    ``extra_check`` adds a role's own rule (the interviewer must not talk about "the
+    candidate" in the third person).
 
     Yields:
         Sentences to speak as they are ready, and last the :class:`Question` record.
@@ -384,7 +388,9 @@ def generate_question(
                 reason = check_question(  # the lead-in counts for length and grounding
                     f"{lead_in} {text}".strip(), transcript=grounding, asked=asked,
                     options=options,
-                ) or (_repeats(text, follow_up_to) if follow_up_to else None)  # fmt: skip
+                ) or (_repeats(text, follow_up_to) if follow_up_to else None) or (
+                    extra_check(f"{lead_in} {text}".strip()) if extra_check else None
+                )  # fmt: skip
             if reason is None:
                 yield question
                 yield Question(question, focus, "llm", attempts, rejected, kind, lead_in,

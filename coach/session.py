@@ -439,6 +439,33 @@ class TurnTiming:
                 "stages": self.stages()}  # fmt: skip
 
 
+def quantile(values: list[float], q: float) -> float:
+    """The q-quantile (0..1) of ``values`` by linear interpolation."""
+    ordered = sorted(values)
+    pos = q * (len(ordered) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
+def stage_percentiles(
+    timings: list[TurnTiming], *, after: str = "answer"
+) -> dict[str, dict[str, float]]:
+    """p50, p95, max and n of every stage over the turns that follow ``after``."""
+    stages: dict[str, list[float]] = {}
+    for t in timings:
+        if t.after != after:
+            continue
+        for k, v in t.stages().items():
+            if v is not None:
+                stages.setdefault(k, []).append(v)
+    return {
+        k: {"p50": round(quantile(v, 0.5), 3), "p95": round(quantile(v, 0.95), 3),
+            "max": round(max(v), 3), "n": len(v)}
+        for k, v in stages.items()
+    }  # fmt: skip
+
+
 @dataclass
 class Exchange:
     """One question and its answer."""

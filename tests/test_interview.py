@@ -199,3 +199,29 @@ def test_interview_end_to_end_with_the_default_models(tmp_path: Path) -> None:
 def test_manifest_labels_are_consistent() -> None:
     entry = manifest_entry("interview/answer_03.wav")
     assert entry["vague"] is True
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("Tell me about a time you failed.", True),
+        ("What metrics matter when you test a new feature?", True),
+        ("How did the candidate implement it?", False),
+        ("Sure, here is the question: what is SQL?", False),
+        ("I worked on a project that did not go to plan. What did it involve?", False),
+    ],
+)
+def test_check_in_role(text: str, ok: bool) -> None:
+    from coach.interview.interviewer import check_in_role
+
+    assert (check_in_role(text) is None) is ok
+
+
+def test_every_bank_line_is_in_role() -> None:
+    from coach.interview import builtin_banks
+    from coach.interview.interviewer import check_in_role
+
+    for bank in builtin_banks():
+        for q in bank.questions:
+            for text in (q.text, *q.follow_ups):
+                assert check_in_role(text) is None, (bank.name, text)

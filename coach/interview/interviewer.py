@@ -54,6 +54,22 @@ GENERIC_FOLLOW_UPS = {
     "skeptical": "What exactly did you do yourself, and what changed because of it, in numbers?",
 }
 
+_OUT_OF_ROLE = re.compile(
+    r"\b(the candidate|candidate's|the interviewee|as an ai|interview question|rephrase)\b"
+    r"|^(sure|okay|here is|here's|as a candidate)\b"
+    r"|^i (worked|was|did|led|built|made|managed|studied|have worked|had)\b",
+    re.IGNORECASE,
+)
+
+
+def check_in_role(text: str) -> str | None:
+    """Why a question is out of the interviewer's role, or None: it talks about "the
+    candidate" in the third person, speaks about the task itself ("Here is the question"),
+    or speaks as the candidate."""
+    m = _OUT_OF_ROLE.search(text.strip())
+    return f"out of role ({m.group(0).lower()!r})" if m else None
+
+
 _OPEN_QUESTION = re.compile(
     r"\b(what|how|why|which|tell me|describe|walk me)\b.*\?|\b(what|how|why)\b", re.IGNORECASE
 )
@@ -176,6 +192,7 @@ class Interviewer:
             [self.system, {"role": "user", "content": f"Interview question: {text}"}],
             grounding=f"{text} {self.role}", asked=self.asked, options=self.check_options,
             fallback=text, focus=bq.type, kind="question", started=started, stage=bq.stage,
+            extra_check=check_in_role,
         )  # fmt: skip
         question = next(i for i in items if isinstance(i, Question))
         if not adapt:
@@ -229,7 +246,7 @@ class Interviewer:
             use_llm, [self.system, {"role": "user", "content": prompt}],
             grounding=f"{q.text} {answer} {self.role} result example exactly", asked=self.asked,
             options=self.check_options, fallback=fallback, focus=q.focus, kind="follow_up",
-            follow_up_to=q, stage=q.stage,
+            follow_up_to=q, stage=q.stage, extra_check=check_in_role,
         )  # fmt: skip
 
     def respond(self, exchange: Exchange) -> Callable[[], Iterator[str]] | None:
