@@ -70,6 +70,27 @@ def check_in_role(text: str) -> str | None:
     return f"out of role ({m.group(0).lower()!r})" if m else None
 
 
+_SECOND_PERSON = re.compile(r"\b(you|your|yours|yourself)\b", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(i|my|mine|myself)\b(?!')", re.IGNORECASE)
+
+
+def check_adapted(text: str, original: str) -> str | None:
+    """Why the LLM's wording of a bank question is out of role, or None.
+
+    Besides :func:`check_in_role`: when the bank's question speaks to the candidate
+    ("you"), the new wording must too (a small model drifts into "the person" or "I");
+    and the interviewer does not ask about itself ("Where did I start...?").
+    """
+    why = check_in_role(text)
+    if why:
+        return why
+    if _SECOND_PERSON.search(original) and not _SECOND_PERSON.search(text):
+        return "not addressed to the candidate"
+    if _FIRST_PERSON.search(text) and not _FIRST_PERSON.search(original):
+        return "asks about itself ('I', 'my')"
+    return None
+
+
 _OPEN_QUESTION = re.compile(
     r"\b(what|how|why|which|tell me|describe|walk me)\b.*\?|\b(what|how|why)\b", re.IGNORECASE
 )
@@ -192,7 +213,7 @@ class Interviewer:
             [self.system, {"role": "user", "content": f"Interview question: {text}"}],
             grounding=f"{text} {self.role}", asked=self.asked, options=self.check_options,
             fallback=text, focus=bq.type, kind="question", started=started, stage=bq.stage,
-            extra_check=check_in_role,
+            extra_check=lambda said: check_adapted(said, text),
         )  # fmt: skip
         question = next(i for i in items if isinstance(i, Question))
         if not adapt:
@@ -246,7 +267,8 @@ class Interviewer:
             use_llm, [self.system, {"role": "user", "content": prompt}],
             grounding=f"{q.text} {answer} {self.role} result example exactly", asked=self.asked,
             options=self.check_options, fallback=fallback, focus=q.focus, kind="follow_up",
-            follow_up_to=q, stage=q.stage, extra_check=check_in_role,
+            follow_up_to=q, stage=q.stage,
+            extra_check=lambda said: check_adapted(said, "you"),  # a follow-up speaks to them
         )  # fmt: skip
 
     def respond(self, exchange: Exchange) -> Callable[[], Iterator[str]] | None:
