@@ -440,7 +440,10 @@ def _attempt(
                     yield "question", sentence.strip('"')
                     return
                 statements += 1
-                if statements == 1 and check_lead_in(sentence, transcript=grounding) is None:
+                if statements > 1:  # rambling: a question comes first or not at all
+                    yield "question", ""
+                    return
+                if check_lead_in(sentence, transcript=grounding) is None:
                     yield "lead_in", sentence
         yield "question", buffer.strip().strip('"').strip()
     finally:

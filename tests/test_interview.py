@@ -99,7 +99,9 @@ def test_llm_adapts_questions_and_never_answers_them(tmp_path: Path) -> None:
     llm = ScriptedLlm(replies)
     res = run_interview(tmp_path, ANSWERS[:4], llm=llm, questions=4).result
     spoken = [e.question.spoken_text for e in res.exchanges]
-    assert all(s.count("?") == 1 and s.endswith("?") for s in spoken), spoken
+    for e in res.exchanges:  # the LLM's questions: one, ending the turn; else the bank's
+        text = e.question.spoken_text
+        assert e.question.source == "bank" or (text.count("?") == 1 and text.endswith("?"))
     assert not any("teamwork is great" in s for s in spoken)
     assert any(e.question.source == "llm" for e in res.exchanges)
 

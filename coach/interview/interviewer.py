@@ -206,8 +206,14 @@ class Interviewer:
         self._index += 1
         text = self.bank.render(bq, self.role, self.company)
         started = time.monotonic()
-        # the closing and a scenario's lines are said as written; questions are adapted
-        adapt = self.llm is not None and bq.stage != "closing" and self.scenario is None
+        # questions are said in the persona's words; requests in the imperative ("Tell me
+        # about a time..."), the closing and a scenario's lines are said as written
+        adapt = (
+            self.llm is not None
+            and bq.stage != "closing"
+            and self.scenario is None
+            and text.rstrip().endswith("?")
+        )
         items = generate_question(
             self.llm if adapt else None,
             [self.system, {"role": "user", "content": f"Interview question: {text}"}],
