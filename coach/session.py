@@ -866,6 +866,7 @@ class Conversation:
             verdict = asker.judge(exchange)
             respond = asker.respond(exchange)
             if respond is not None:
+                self._speak_ack(verdict.ack, timing)  # "Good question." while the reply is made
                 self._respond(respond, exchange, timing)
             elif exchange.answer is not None and not exchange.answer.transcript.strip():
                 self._speak_ack(asker.no_answer, timing)

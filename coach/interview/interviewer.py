@@ -35,6 +35,9 @@ ACKS = {
 }
 """What the interviewer says when an answer is complete, by persona."""
 
+GOOD_QUESTION = "Good question."
+"""Said at once when the candidate asks something at the closing, before the answer."""
+
 PRESS = {
     "warm": "That's a good start. I'd love a bit more detail.",
     "neutral": "Let me follow up on that.",
@@ -194,7 +197,8 @@ class Interviewer:
             "skeptical": "Thank you for your time. We'll let you know.",
         }.get(self.style, "Thank you for your time today. We'll be in touch about next steps.")
         self.no_answer = "No problem, let's move on."
-        self.lines = (*ACKS[self.style], PRESS[self.style], self.closing, self.no_answer)
+        self.lines = (*ACKS[self.style], PRESS[self.style], GOOD_QUESTION, self.closing,
+                      self.no_answer)  # fmt: skip
 
     # -- asking ----------------------------------------------------------------------------
 
@@ -245,7 +249,7 @@ class Interviewer:
         ack = ACKS[self.style][self._acks % len(ACKS[self.style])]
         self._acks += 1
         if q.stage == "closing":
-            return Verdict(True, False, ack, "the candidate's questions")
+            return Verdict(True, False, GOOD_QUESTION, "the candidate's questions")
         if self.scenario is not None and self.scenario.reengage:
             opened = bool(_OPEN_QUESTION.search(text))
             why = "asked an open question" if opened else "no open question to keep it going"
