@@ -172,6 +172,10 @@ class Interviewer:
         self._planned: dict[str, BankQuestion] = {}
         self._index = 0
         self._acks = 0
+        self._last_answer = ""
+        """The candidate's latest answer (40 words at most), for the next question's prompt:
+        the next question is made while the candidate answers, so it follows the one
+        before."""
         self.asked: list[str] = []
         self.check_options = AudienceOptions(persona=self.persona_text, max_words=options.max_words)
         at = f" at {self.company}" if self.company else ""
@@ -218,10 +222,14 @@ class Interviewer:
             and self.scenario is None
             and text.rstrip().endswith("?")
         )
+        prompt = f"Interview question: {text}"
+        if self._last_answer:
+            prompt = (f'The candidate just said: "{self._last_answer}"\n{prompt}\nIf it fits, '
+                      "link it briefly to what they said.")  # fmt: skip
         items = generate_question(
             self.llm if adapt else None,
-            [self.system, {"role": "user", "content": f"Interview question: {text}"}],
-            grounding=f"{text} {self.role}", asked=self.asked, options=self.check_options,
+            [self.system, {"role": "user", "content": prompt}],
+            grounding=f"{text} {self.role} {self._last_answer}", asked=self.asked, options=self.check_options,
             fallback=text, focus=bq.type, kind="question", started=started, stage=bq.stage,
             extra_check=lambda said: check_adapted(said, text),
         )  # fmt: skip
@@ -246,6 +254,7 @@ class Interviewer:
         fb = feedback(text, question=q.text, duration_s=span, kind=kind)
         j = judge_answer(q.spoken_text, text, min_words=self.min_words)
         exchange.feedback, exchange.judgement = fb, j
+        self._last_answer = " ".join(text.split()[:40])
         ack = ACKS[self.style][self._acks % len(ACKS[self.style])]
         self._acks += 1
         if q.stage == "closing":
