@@ -229,7 +229,8 @@ class Interviewer:
         items = generate_question(
             self.llm if adapt else None,
             [self.system, {"role": "user", "content": prompt}],
-            grounding=f"{text} {self.role} {self._last_answer}", asked=self.asked, options=self.check_options,
+            grounding=f"{text} {self.role} {self._last_answer}", asked=self.asked,
+            options=self.check_options,
             fallback=text, focus=bq.type, kind="question", started=started, stage=bq.stage,
             extra_check=lambda said: check_adapted(said, text),
         )  # fmt: skip
