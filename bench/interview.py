@@ -88,7 +88,7 @@ def main() -> int:
 
     manifest = json.loads((ROOT / "audio_fixtures" / "manifest.json").read_text())
     answers = [ROOT / "audio_fixtures" / n for n in manifest["interview_answers"]]
-    models = Models(live_asr_options(), LlmOptions(model=args.llm_model), TtsOptions())
+    models = Models(live_asr_options(), LlmOptions(model=args.llm_model), TtsOptions(), lines=())
     turns = bad = self_answers = vague = followed = 0
     reasons: Counter[str] = Counter()
     sources: Counter[str] = Counter()

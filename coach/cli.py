@@ -332,7 +332,7 @@ def _open_session(args: argparse.Namespace, kind: str, voice_input, *, want_qa: 
 
     from coach.llm import LlmOptions
     from coach.render.live import TerminalEvents
-    from coach.session import Models, SessionFolder, live_asr_options
+    from coach.session import ACKS, Models, SessionFolder, live_asr_options
     from coach.sinks import TeeSink, WavSink, open_sink
     from coach.tts import TtsOptions
 
@@ -342,6 +342,7 @@ def _open_session(args: argparse.Namespace, kind: str, voice_input, *, want_qa: 
             live_asr_options(args.asr_model),
             LlmOptions(model=args.llm_model, seed=args.seed) if want_qa else None,
             TtsOptions(voice=args.voice) if want_qa else None,
+            lines=ACKS if kind == "rehearse" else (),
         )
         console = Console()
         events = TerminalEvents(console)

@@ -259,12 +259,14 @@ class Models:
         transcriber: Transcriber | None = None,
         chat: ChatModel | None = None,
         speaker: Speaker | None = None,
+        lines: tuple[str, ...] = ACKS,
     ) -> None:
         """Load the recogniser (unless given) and start the background load.
 
         Args:
             asr, llm, tts: what to load; ``llm``/``tts`` None for a session without them.
             transcriber, chat, speaker: models already loaded (used as they are).
+            lines: fixed lines to synthesise once the voice is loaded (the audience's).
 
         Raises:
             ModelError: the recogniser cannot be loaded.
@@ -276,6 +278,7 @@ class Models:
         self.acks: dict[str, list[SpeechChunk]] = {}
         self._llm_options = llm
         self._tts_options = tts
+        self._lines = lines
         self._thread = threading.Thread(target=self._load, name="coach-models", daemon=True)
         self._thread.start()
 
@@ -286,7 +289,7 @@ class Models:
             except CoachError as exc:
                 self.errors["voice"] = str(exc)
         if self._speaker is not None:
-            for text in ACKS:
+            for text in self._lines:
                 self.acks[text] = list(self._speaker.speak(text))
         if self._llm is None and self._llm_options is not None:
             try:
@@ -1012,6 +1015,8 @@ class Conversation:
         first_speech: float | None = None
         try:
             for frame in frames:
+                if self.result.ready_s is None:  # an interview listens first
+                    self.result.ready_s = self.now()
                 recorder.feed(frame)
                 if recorder.had_speech:
                     if first_speech is None:
