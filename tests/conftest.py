@@ -56,6 +56,35 @@ def _manifest() -> dict[str, Any]:
     return json.loads(fixture_path("manifest.json").read_text())
 
 
+SILENCE_DB = -40.0
+"""A 10 ms frame whose RMS is at or below this (dBFS) counts as silence."""
+FRAME = 160
+"""10 ms at 16 kHz."""
+
+
+def frame_db(x: Any) -> Any:
+    """RMS level of each 10 ms frame of 16 kHz float audio, dBFS."""
+    import numpy as np
+
+    n = x.size // FRAME
+    frames = x[: n * FRAME].reshape(n, FRAME)
+    return 20 * np.log10(np.maximum(np.sqrt((frames**2).mean(axis=1)), 1e-9))
+
+
+def longest_run(mask: Any) -> int:
+    """Length of the longest run of True in a boolean sequence."""
+    best = cur = 0
+    for v in mask:
+        cur = cur + 1 if v else 0
+        best = max(best, cur)
+    return best
+
+
+def manifest() -> dict[str, Any]:
+    """The whole fixture manifest."""
+    return _manifest()
+
+
 def manifest_entry(name: str) -> dict[str, Any]:
     """The manifest's entry for one fixture file."""
     return _manifest()["fixtures"][name]

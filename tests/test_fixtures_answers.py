@@ -7,60 +7,40 @@ silence, so no silence inside an answer may reach 0.7 s; answer_02 is the one do
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 import soundfile as sf
-from conftest import fixture_path
+from conftest import (
+    FRAME,
+    SILENCE_DB,
+    fixture_path,
+    frame_db,
+    longest_run,
+    manifest,
+    manifest_entry,
+)
 
 NAMES = [f"answers/answer_{i:02d}.wav" for i in range(1, 7)]
 MAX_SILENCE_S = 0.7
 """No stretch of silence inside an answer may last this long."""
-SILENCE_DB = -40.0
-"""A 10 ms frame whose RMS is at or below this (dBFS) counts as silence."""
-FRAME = 160
-"""10 ms at 16 kHz."""
-
-
-def _manifest() -> dict:
-    return json.loads(fixture_path("manifest.json").read_text())
-
-
-def _entry(name: str) -> dict:
-    return _manifest()["fixtures"][name]
-
-
-def _frame_db(x: np.ndarray) -> np.ndarray:
-    n = x.size // FRAME
-    frames = x[: n * FRAME].reshape(n, FRAME)
-    return 20 * np.log10(np.maximum(np.sqrt((frames**2).mean(axis=1)), 1e-9))
-
-
-def _longest_run(mask: np.ndarray) -> int:
-    best = cur = 0
-    for v in mask:
-        cur = cur + 1 if v else 0
-        best = max(best, cur)
-    return best
 
 
 def test_manifest_lists_the_six_answers_in_order() -> None:
-    manifest = _manifest()
-    assert manifest["answers"] == NAMES
+    listing = manifest()
+    assert listing["answers"] == NAMES
     for name in NAMES:
-        assert manifest["fixtures"][name]["file"] == name
+        assert listing["fixtures"][name]["file"] == name
 
 
 def test_exactly_one_dodge_and_it_is_answer_02() -> None:
-    dodges = [name for name in NAMES if _entry(name)["dodge"]]
+    dodges = [name for name in NAMES if manifest_entry(name)["dodge"]]
     assert dodges == ["answers/answer_02.wav"]
-    assert all(isinstance(_entry(name)["dodge"], bool) for name in NAMES)
+    assert all(isinstance(manifest_entry(name)["dodge"], bool) for name in NAMES)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_answer_file_matches_manifest(name: str) -> None:
-    entry = _entry(name)
+    entry = manifest_entry(name)
     path = fixture_path(name)
     info = sf.info(str(path))
     assert info.samplerate == 16000 == entry["sample_rate_hz"]
@@ -83,16 +63,16 @@ def test_answer_file_matches_manifest(name: str) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_no_silence_inside_an_answer_reaches_0_7_s(name: str) -> None:
-    entry = _entry(name)
+    entry = manifest_entry(name)
     x, rate = sf.read(str(fixture_path(name)), dtype="float64")
     assert rate == 16000
-    db = _frame_db(x)
+    db = frame_db(x)
     loud = np.flatnonzero(db > SILENCE_DB)
     first, last = int(loud[0]), int(loud[-1]) + 1
     # the lead and tail silences are there, and speech lies between them
     assert first * FRAME / rate >= 0.5 - 1e-9
     assert (db.size - last) * FRAME / rate >= 0.6 - 1e-9
-    longest = _longest_run(db[first:last] <= SILENCE_DB) * FRAME / rate
+    longest = longest_run(db[first:last] <= SILENCE_DB) * FRAME / rate
     assert longest < MAX_SILENCE_S, f"{name}: {longest:.2f} s of silence inside the answer"
     inner = [s for s in entry["segments"][1:-1] if s["kind"] == "silence"]
     assert all(s["duration_s"] < MAX_SILENCE_S for s in inner)

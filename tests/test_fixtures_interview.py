@@ -10,12 +10,18 @@ candidate's own question at the closing.
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 import soundfile as sf
-from conftest import fixture_path
+from conftest import (
+    FRAME,
+    SILENCE_DB,
+    fixture_path,
+    frame_db,
+    longest_run,
+    manifest,
+    manifest_entry,
+)
 
 from coach.interview import STAGES
 
@@ -38,59 +44,33 @@ MAX_SILENCE_S = 0.7
 """No stretch of silence inside an answer may last this long."""
 PAUSE_RANGE_S = (0.3, 0.6)
 """Silences between phrases (joins around a filled pause aside) last this long."""
-SILENCE_DB = -40.0
-"""A 10 ms frame whose RMS is at or below this (dBFS) counts as silence."""
-FRAME = 160
-"""10 ms at 16 kHz."""
-
-
-def _manifest() -> dict:
-    return json.loads(fixture_path("manifest.json").read_text())
-
-
-def _entry(name: str) -> dict:
-    return _manifest()["fixtures"][name]
-
-
-def _frame_db(x: np.ndarray) -> np.ndarray:
-    n = x.size // FRAME
-    frames = x[: n * FRAME].reshape(n, FRAME)
-    return 20 * np.log10(np.maximum(np.sqrt((frames**2).mean(axis=1)), 1e-9))
-
-
-def _longest_run(mask: np.ndarray) -> int:
-    best = cur = 0
-    for v in mask:
-        cur = cur + 1 if v else 0
-        best = max(best, cur)
-    return best
 
 
 def test_manifest_lists_the_eight_answers_in_order() -> None:
-    manifest = _manifest()
-    assert manifest["interview_answers"] == NAMES
+    listing = manifest()
+    assert listing["interview_answers"] == NAMES
     for name in NAMES:
-        assert manifest["fixtures"][name]["file"] == name
+        assert listing["fixtures"][name]["file"] == name
 
 
 def test_stages_and_vague_flags_are_as_written() -> None:
-    assert [_entry(name)["stage"] for name in NAMES] == EXPECTED_STAGES
+    assert [manifest_entry(name)["stage"] for name in NAMES] == EXPECTED_STAGES
     assert set(EXPECTED_STAGES) <= set(STAGES)
-    assert [_entry(name)["vague"] for name in NAMES] == EXPECTED_VAGUE
-    assert all(isinstance(_entry(name)["vague"], bool) for name in NAMES)
-    hypothetical = [name for name in NAMES if _entry(name)["hypothetical"]]
+    assert [manifest_entry(name)["vague"] for name in NAMES] == EXPECTED_VAGUE
+    assert all(isinstance(manifest_entry(name)["vague"], bool) for name in NAMES)
+    hypothetical = [name for name in NAMES if manifest_entry(name)["hypothetical"]]
     assert hypothetical == ["interview/answer_06.wav"]
 
 
 def test_exactly_one_closing_answer_and_it_asks_a_question() -> None:
-    closing = [name for name in NAMES if _entry(name)["stage"] == "closing"]
+    closing = [name for name in NAMES if manifest_entry(name)["stage"] == "closing"]
     assert closing == ["interview/answer_08.wav"]
-    assert _entry(closing[0])["text"].rstrip().endswith("?")
-    assert not any(_entry(name)["text"].rstrip().endswith("?") for name in NAMES[:-1])
+    assert manifest_entry(closing[0])["text"].rstrip().endswith("?")
+    assert not any(manifest_entry(name)["text"].rstrip().endswith("?") for name in NAMES[:-1])
 
 
 def test_follow_ups_answer_the_vague_answers() -> None:
-    entries = [_entry(name) for name in NAMES]
+    entries = [manifest_entry(name) for name in NAMES]
     assert [e["follows_up"] for e in entries] == EXPECTED_FOLLOWS_UP
     for e in entries:
         if e["follows_up"] is not None:
@@ -101,7 +81,7 @@ def test_follow_ups_answer_the_vague_answers() -> None:
 
 def test_star_labels() -> None:
     for name in NAMES:
-        entry = _entry(name)
+        entry = manifest_entry(name)
         star = entry["star"]
         assert list(star) == list(STAR_PARTS)
         assert all(isinstance(v, bool) for v in star.values())
@@ -110,17 +90,19 @@ def test_star_labels() -> None:
             assert not any(star.values()), f"{name}: a vague answer tells no story"
         elif entry["stage"] == "behavioral":
             assert star["action"] and star["result"], f"{name}: a specific story has both"
-    assert all(_entry("interview/answer_02.wav")["star"].values())
+    assert all(manifest_entry("interview/answer_02.wav")["star"].values())
 
 
 def test_two_answers_hold_one_filled_pause_each() -> None:
-    counts = {name: sum(_entry(name)["expected"]["filled_pauses"].values()) for name in NAMES}
+    counts = {
+        name: sum(manifest_entry(name)["expected"]["filled_pauses"].values()) for name in NAMES
+    }
     assert sorted(counts.values()) == [0] * 6 + [1] * 2
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_answer_file_matches_manifest(name: str) -> None:
-    entry = _entry(name)
+    entry = manifest_entry(name)
     path = fixture_path(name)
     info = sf.info(str(path))
     assert info.samplerate == 16000 == entry["sample_rate_hz"]
@@ -143,16 +125,16 @@ def test_answer_file_matches_manifest(name: str) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_no_silence_inside_an_answer_reaches_0_7_s(name: str) -> None:
-    entry = _entry(name)
+    entry = manifest_entry(name)
     x, rate = sf.read(str(fixture_path(name)), dtype="float64")
     assert rate == 16000
-    db = _frame_db(x)
+    db = frame_db(x)
     loud = np.flatnonzero(db > SILENCE_DB)
     first, last = int(loud[0]), int(loud[-1]) + 1
     # the lead and tail silences are there, and speech lies between them
     assert first * FRAME / rate >= 0.5 - 1e-9
     assert (db.size - last) * FRAME / rate >= 0.6 - 1e-9
-    longest = _longest_run(db[first:last] <= SILENCE_DB) * FRAME / rate
+    longest = longest_run(db[first:last] <= SILENCE_DB) * FRAME / rate
     assert longest < MAX_SILENCE_S, f"{name}: {longest:.2f} s of silence inside the answer"
     inner = [s for s in entry["segments"][1:-1] if s["kind"] == "silence"]
     assert all(s["duration_s"] < MAX_SILENCE_S for s in inner)
