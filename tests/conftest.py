@@ -80,6 +80,55 @@ def longest_run(mask: Any) -> int:
     return best
 
 
+MAX_ANSWER_SILENCE_S = 0.7
+"""No stretch of silence inside an answer recording may last this long (the live
+endpointer would end the answer there)."""
+
+
+def check_answer_recording(name: str, length_s: tuple[float, float]) -> None:
+    """An answer recording agrees with its manifest entry: format, length within
+    ``length_s``, and segments that tile the clip and hold its text."""
+    import soundfile as sf
+
+    entry = manifest_entry(name)
+    info = sf.info(str(fixture_path(name)))
+    assert info.samplerate == 16000 == entry["sample_rate_hz"]
+    assert info.channels == 1 == entry["channels"]
+    assert info.subtype == "PCM_16"
+    assert info.frames == entry["samples"]
+    assert abs(info.duration - entry["duration_s"]) <= 0.01
+    low, high = length_s
+    assert low <= info.duration <= high
+    segs = entry["segments"]
+    assert segs[0]["position"] == "lead" and segs[0]["duration_s"] == pytest.approx(0.5)
+    assert segs[-1]["position"] == "tail" and segs[-1]["duration_s"] >= 0.6
+    assert sum(s["duration_s"] for s in segs) == pytest.approx(entry["duration_s"], abs=1e-4)
+    spoken = [s["text"] for s in segs if s["kind"] != "silence"]
+    assert " ".join(spoken) == entry["text"]
+    lexical = sum(s["tokens"] for s in segs if s["kind"] == "speech")
+    assert lexical == entry["expected"]["lexical_words"]
+
+
+def check_no_inner_silence(name: str) -> None:
+    """Lead and tail silences are there, and no silence between them reaches
+    :data:`MAX_ANSWER_SILENCE_S`, measured on the audio and in the manifest."""
+    import numpy as np
+    import soundfile as sf
+
+    entry = manifest_entry(name)
+    x, rate = sf.read(str(fixture_path(name)), dtype="float64")
+    assert rate == 16000
+    db = frame_db(x)
+    loud = np.flatnonzero(db > SILENCE_DB)
+    first, last = int(loud[0]), int(loud[-1]) + 1
+    assert first * FRAME / rate >= 0.5 - 1e-9
+    assert (db.size - last) * FRAME / rate >= 0.6 - 1e-9
+    longest = longest_run(db[first:last] <= SILENCE_DB) * FRAME / rate
+    assert longest < MAX_ANSWER_SILENCE_S, f"{name}: {longest:.2f} s of silence inside"
+    inner = [s for s in entry["segments"][1:-1] if s["kind"] == "silence"]
+    assert all(s["duration_s"] < MAX_ANSWER_SILENCE_S for s in inner)
+
+
 def manifest() -> dict[str, Any]:
     """The whole fixture manifest."""
     return _manifest()
