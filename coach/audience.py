@@ -1,31 +1,48 @@
-"""The AI audience: questions about a talk, one at a time, grounded in what was said.
+"""The AI audience: questions a thoughtful listener would ask about what the talk claimed.
 
-A 0.5B model left alone answers its own questions, drifts out of role or asks three
-things at once. So the model gets a short prompt that names one point of the talk to ask
-about (a different one each time), its reply is constrained to ``{"question": "..."}`` by a
-JSON-schema grammar, and the question is checked (one question, short, not a repeat,
-refers to the talk). A bad question is retried once; after that a plain question is built
-from the talk's key terms, so the session always goes on. A larger GGUF passes the checks
-more often from the same code.
+The talk's claims (figures, comparisons, causes, proposals, costs, objections, next steps:
+:mod:`coach.analysis.claims`) are planned one per question with a kind of question that
+suits the claim and the persona (a skeptic presses on evidence and weak links, an expert
+on method and limits, a curious listener on examples and applications). The model is
+given worked examples, then one claim sentence (numbers in words, as the speaker said
+them), the kind and the persona, not the whole talk; a small model asks a far better
+question about one sentence than about a page.
 
-Every turn sends the same system prompt (persona, rules, the talk) plus one user message,
-so llama.cpp reuses the cached system prompt and each turn costs only its own tokens. The
-reply streams: its text is pulled out of the JSON as tokens arrive and cut into sentences,
-so a lead-in sentence can be spoken while the question is still being generated; the
-question itself is spoken only after it passed the checks.
+Each question is checked before it is spoken: one short question, not a repeat, about the
+claim, not asking for something the talk states, not misstating the claim, not reading it
+back. A failed question is retried once; after that a plain question about the claim is
+built from a template ("You said ... What is that based on?"), so the session always goes
+on. The audience hears the answers: the next question's prompt carries the last answer,
+and a follow-up names what the answer left out.
+
+The reply streams: a lead-in sentence can be spoken while the question is still being
+generated; the question itself is spoken only after it passed the checks.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
 import time
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from coach.analysis.answers import STOP_WORDS
+from coach.analysis.claims import (
+    ASK_KIND_TEXT,
+    MISSING_TEXT,
+    Claim,
+    PlannedQuestion,
+    content_terms,
+    find_claims,
+    number_words,
+    plan_questions,
+    spoken_numbers,
+    talk_sentences,
+)
+from coach.analysis.script import stem
 from coach.errors import OptionsError
 from coach.llm import ChatModel, Message
 from coach.transcript import tokens
@@ -70,9 +87,6 @@ class AudienceOptions:
     whole vocabulary (measured 10 s for a first token, 23 s for 10 tokens, against 0.7 s
     unconstrained); the reply is parsed from the stream either way, and a reply without
     the key is retried."""
-    context_words: int = 700
-    """Longer talks are condensed to about this many words for the prompt (the sentences
-    that carry the key terms), so a 20-minute talk fits the context and stays quick."""
 
     def __post_init__(self) -> None:
         if self.max_words < 5:
@@ -115,6 +129,10 @@ class Question:
     """time.monotonic() when the question was checked and ready to speak."""
     stage: str = ""
     """Interview stage (opener, behavioral, technical, closing); "" for the audience."""
+    ask_kind: str = ""
+    """The kind of question (evidence, objection, transfer, cost, next_steps,
+    clarification, example, method, limits; see :mod:`coach.analysis.claims`), or "" for
+    an interview question."""
 
     @property
     def spoken_text(self) -> str:
@@ -136,76 +154,15 @@ class Question:
             "source": self.source,
             "attempts": self.attempts,
             "rejected": self.rejected,
+            "ask_kind": self.ask_kind,
             "first_token_s": rel(self.first_token_at),
             "ready_s": rel(self.ready_at),
         }
 
 
-def key_terms(transcript: str, *, limit: int = 12) -> list[str]:
-    """Points of a talk worth asking about: numbers with their noun, names, frequent words.
-
-    Pure and deterministic: numbers first ("140 changes"), then capitalised names that do
-    not start a sentence ("Gerrit"), then the most frequent content words ("review").
-    """
-    terms: list[str] = []
-    for m in re.finditer(r"\b(\d[\d,.]*%?)\s+([A-Za-z][a-z-]+(?:\s+[a-z]+)?)", transcript):
-        noun = m.group(2).split()[0]
-        if noun.lower() not in _STOP:
-            terms.append(f"{m.group(1)} {noun}")
-    for m in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-zA-Z]{2,})\b", transcript):
-        word = m.group(1)
-        if word.lower() not in _STOP and word not in terms:
-            terms.append(word)
-    counts = Counter(t for t in tokens(transcript) if t not in _STOP and len(t) > 3)
-    for word, n in counts.most_common():
-        if n < 2 and len(terms) >= 3:
-            break
-        if not any(word in t.lower() for t in terms):
-            terms.append(word)
-    out: list[str] = []
-    for t in terms:
-        if t.lower() not in (o.lower() for o in out):
-            out.append(t)
-    return out[:limit]
-
-
-def condense(transcript: str, *, max_words: int = 700) -> str:
-    """The talk cut to about ``max_words`` words for the prompt (pure).
-
-    A short talk is returned as it is. A longer one keeps its first and last sentences and,
-    in between, the sentences that name its key terms, in their original order, marking
-    each cut with "...".
-    """
-    words = transcript.split()
-    if len(words) <= max_words:
-        return transcript
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+", transcript.strip()) if s]
-    terms = [t.lower() for t in key_terms(transcript, limit=20)]
-
-    def rank(i: int) -> int:  # the best key term a sentence names: numbers, names first
-        low = sentences[i].lower()
-        return min((r for r, t in enumerate(terms) if t in low), default=len(terms))
-
-    keep = {0, len(sentences) - 1}
-    budget = max_words - sum(len(sentences[i].split()) for i in keep) - 1
-    for i in sorted(range(len(sentences)), key=lambda i: (rank(i), i)):
-        n = len(sentences[i].split()) + 1  # with a possible "..." before it
-        if i in keep or rank(i) == len(terms) or n > budget:
-            continue
-        keep.add(i)
-        budget -= n
-    parts: list[str] = []
-    last = -1
-    for i in sorted(keep):
-        if last >= 0 and i != last + 1:
-            parts.append("...")
-        parts.append(sentences[i])
-        last = i
-    return " ".join(parts)
-
-
 def _content(text: str) -> set[str]:
-    return {t for t in tokens(text) if t not in _STOP and len(t) > 2}
+    """Stems of the topic words ("surveyed" and "survey" are one)."""
+    return {stem(t.split("'")[0]) for t in tokens(text) if t not in _STOP and len(t) > 2}
 
 
 def check_question(
@@ -241,36 +198,23 @@ def check_question(
 def check_lead_in(text: str, *, transcript: str, max_words: int = 20) -> str | None:
     """Why a statement before the question should not be spoken, or None if it may.
 
-    A lead-in must be short and must not recite the talk back (a small model likes to
-    copy whole sentences of the prompt): more than 8 words in a row from the talk is
-    recitation.
+    A lead-in must be short, about the talk (a word of its own that the talk used: not
+    "Sure." or "Here is my question."), and must not recite the talk back (a small model
+    likes to copy whole sentences of the prompt): more than 8 words in a row from the talk
+    is recitation.
     """
     words = tokens(text)
     if len(words) > max_words:
         return f"lead-in longer than {max_words} words"
+    if not _content(text) & _content(transcript) or re.match(
+        r"^(sure|okay|ok|here|certainly|of course|question)\b", text.strip(), re.I
+    ):
+        return "lead-in is not about the talk"
     talk = " " + " ".join(tokens(transcript)) + " "
     for i in range(len(words) - 8):
         if " " + " ".join(words[i : i + 9]) + " " in talk:
             return "lead-in recites the talk"
     return None
-
-
-_FALLBACKS = {
-    "curious": "You mentioned {term}. Could you tell us more about that?",
-    "skeptical": "What evidence supports what you said about {term}?",
-    "expert": "How exactly does {term} work in practice, and what are its limits?",
-}
-_FOLLOW_UP_FALLBACKS = {
-    "curious": "Could you give us one concrete example about {term}?",
-    "skeptical": "I'm still not clear. What numbers or evidence do you have on {term}?",
-    "expert": "Specifically, how did you measure or test {term}?",
-}
-
-
-def fallback_question(term: str, persona: str, *, follow_up: bool = False) -> str:
-    """A plain question about one key term, in the persona's manner."""
-    table = _FOLLOW_UP_FALLBACKS if follow_up else _FALLBACKS
-    return table.get(persona, table["curious"]).format(term=term)
 
 
 def parse_question(reply: str) -> str:
@@ -353,6 +297,9 @@ def generate_question(
     started: float | None = None,
     stage: str = "",
     extra_check: Callable[[str], str | None] | None = None,
+    question_check: Callable[[str], str | None] | None = None,
+    fallback_lead_in: str = "",
+    ask_kind: str = "",
 ) -> Iterator[str | Question]:
     """Generate one checked question, streaming; the engine under every asking role.
 
@@ -362,8 +309,11 @@ def generate_question(
     a follow-up must not repeat ``follow_up_to``). A failed attempt is retried
     ``options.retries`` times at a higher temperature, then ``fallback`` is used.
 
-    ``extra_check`` adds a role's own rule (the interviewer must not talk about "the
-    candidate" in the third person).
+    ``extra_check`` adds a role's own rule on the whole reply (the interviewer must not
+    talk about "the candidate" in the third person); ``question_check`` one on the question
+    alone (the audience must not ask for what the talk states). Digits the model writes
+    are said in words (:func:`coach.analysis.claims.spoken_numbers`). When the fallback is
+    used and no lead-in was spoken yet, ``fallback_lead_in`` is said before it.
 
     Yields:
         Sentences to speak as they are ready, and last the :class:`Question` record.
@@ -379,6 +329,7 @@ def generate_question(
             question = ""
             reason: str | None = "empty"
             for kind_, text in _attempt(llm, messages, attempt, first_token, grounding, options):
+                text = spoken_numbers(text)
                 if kind_ == "lead_in":
                     if not lead_in:  # a retry's lead-in is not spoken a second time
                         lead_in = text
@@ -390,18 +341,22 @@ def generate_question(
                     options=options,
                 ) or (_repeats(text, follow_up_to) if follow_up_to else None) or (
                     extra_check(f"{lead_in} {text}".strip()) if extra_check else None
-                )  # fmt: skip
+                ) or (question_check(text) if question_check else None)  # fmt: skip
             if reason is None:
                 yield question
                 yield Question(question, focus, "llm", attempts, rejected, kind, lead_in,
                                started, first_token[0] if first_token else None,
-                               time.monotonic(), stage)  # fmt: skip
+                               time.monotonic(), stage, ask_kind)  # fmt: skip
                 return
             rejected.append(f"{reason}: {question!r}")
+    if not lead_in and fallback_lead_in:
+        lead_in = fallback_lead_in
+        yield lead_in
     yield fallback
     source = "fallback" if llm is not None or not stage else "bank"
     yield Question(fallback, focus, source, attempts, rejected, kind, lead_in, started,
-                   first_token[0] if first_token else None, time.monotonic(), stage)  # fmt: skip
+                   first_token[0] if first_token else None, time.monotonic(), stage,
+                   ask_kind)  # fmt: skip
 
 
 def _attempt(
@@ -469,6 +424,164 @@ def reply_text_pieces(pieces: Iterable[str], key: str = "question") -> Iterator[
         yield piece
 
 
+_FEW_SHOT: tuple[tuple[str, str, str], ...] = (
+    ("Our warehouse cut picking errors by a third after we added barcode scanners.",
+     "evidence", "How did you count picking errors before the scanners, so you could see "
+     "that drop?"),
+    ("We should move the farmers market to Sundays, when twice as many people are in the "
+     "town centre.", "objection", "Wouldn't many farmers want Sundays off, so you could "
+     "end up with fewer stalls?"),
+    ("The new reading app raised test scores by eight points in our pilot class.",
+     "transfer", "Would you expect the same gain in classes where most children don't have "
+     "a tablet at home?"),
+    ("We plan to replace every street light in town with LED lamps by next summer.",
+     "cost", "What will the switch cost up front, and how long before the savings pay for "
+     "it?"),
+    ("Our survey found that most tenants want a shared garden.", "method",
+     "How many tenants answered the survey, and how were they chosen?"),
+)  # fmt: skip
+"""Worked examples shown to the model before each question (topics far from any talk)."""
+
+_SYSTEM = (
+    "You are {persona}, in the audience of a talk. You will be given one claim the "
+    "speaker made and the kind of question to ask about it. Reply with ONE short, natural "
+    "question (under {max_words} words) that you would ask out loud about that claim. "
+    'Speak to the speaker as "you". Do not ask for anything the claim already states. '
+    "Never answer the question. Reply with the question only."
+)
+
+_TEMPLATES: dict[str, str] = {
+    "evidence": "What is that based on?",
+    "objection": "What would you say to someone who doubts that?",
+    "transfer": "Would that hold in a different place, or for a different group?",
+    "cost": "What would that cost, and are there any downsides?",
+    "next_steps": "What happens next, and who decides?",
+    "clarification": "Could you explain a little more what you mean by that?",
+    "example": "Could you give us a concrete example?",
+    "method": "How exactly was that measured?",
+    "limits": "Where would that not hold?",
+}
+_FOLLOW_UP_TEMPLATES: dict[str, str] = {
+    "evidence": "Where exactly does that come from: a count, a study, or an estimate?",
+    "objection": "So what would you say to someone who still doubts it?",
+    "transfer": "So would it work the same way somewhere else, and why?",
+    "cost": "Roughly what would it cost, and who would pay?",
+    "next_steps": "So who makes the decision, and by when?",
+    "clarification": "Could you put that point in one plain sentence?",
+    "example": "Could you give one real example, and what happened?",
+    "method": "How exactly was it measured: what was counted, and how?",
+    "limits": "Where would it not work, in your view?",
+}
+_YOU = {"i": "you", "i'm": "you're", "i've": "you've", "i'd": "you'd", "i'll": "you'll",
+        "my": "your", "me": "you", "mine": "yours", "we": "you", "we're": "you're",
+        "we've": "you've", "we'd": "you'd", "we'll": "you'll", "our": "your", "us": "you",
+        "ours": "yours", "myself": "yourself", "ourselves": "yourselves"}  # fmt: skip
+
+
+def said_back(claim: str, *, max_words: int = 14) -> str:
+    """The gist of a claim as a listener says it back ("You said you cut the bill by a
+    third."): its first clause, at most ``max_words`` words, in the second person."""
+    first = re.split(r",\s+(?:and|but|so|because|which)\b|;|\s+because\s+|\s+but\s+",
+                     claim.strip().rstrip(".!"))[0]  # fmt: skip
+    words = first.split()
+    if len(words) > max_words:
+        words = words[:max_words]
+        while words and tokens(words[-1])[-1:] and tokens(words[-1])[-1] in STOP_WORDS:
+            words.pop()
+    out = []
+    for w in words:
+        core = w.strip(",.").lower()
+        swap = _YOU.get(core)
+        out.append(w.replace(w.strip(",."), swap) if swap else w)
+    if out:
+        out[0] = out[0][:1].lower() + out[0][1:] if out[0] not in ("I",) else out[0]
+    text = " ".join(out).strip(" ,")
+    return f"You said {text}." if text else ""
+
+
+def fallback_for(plan: PlannedQuestion, *, follow_up: bool = False) -> tuple[str, str]:
+    """A plain (lead-in, question) about one planned claim, with no model."""
+    table = _FOLLOW_UP_TEMPLATES if follow_up else _TEMPLATES
+    return ("" if follow_up else said_back(plan.claim.text)), table[plan.kind]
+
+
+_FACTOID = re.compile(
+    r"^(?:so,?\s+|and\s+|but\s+)?(how (?:many|much|long|often|big|far|old|fast)|"
+    r"what (?:is|was|are|were) the (?:number|amount|cost|price|percentage|share|figure|"
+    r"total|rate|date|time|name)|what (?:percentage|percent|share|year|time|date|day)|"
+    r"when (?:is|was|will|does|did)|who (?:is|was)|where (?:is|was))\b",
+    re.I,
+)
+_QUESTION_GENERIC = frozenset(
+    "many much long often big far old fast number amount percentage percent share figure "
+    "total rate date time name year day exactly roughly actually really talk speaker said "
+    "mention mentioned".split()
+)
+
+
+_GENERIC_STEMS = frozenset(stem(w) for w in _QUESTION_GENERIC) | content_terms(
+    " ".join(number_words(n) for n in (*range(20), *range(20, 100, 10), 100, 1000, 10**6, 10**9))
+)
+
+
+def check_not_stated(question: str, transcript: str) -> str | None:
+    """Why a question asks for a fact the talk already states, or None (pure).
+
+    A factual question ("How many...", "What was the cost...", "When...", "Which...")
+    whose topic words nearly all sit in one sentence of the talk that gives a figure or a
+    name is asking the speaker to repeat themselves.
+    """
+    q = question.strip()
+    if not _FACTOID.match(q) or re.search(r"\b(would|could|might|should|if|else|other)\b", q, re.I):
+        return None  # a hypothetical or a comparison asks for something new
+    terms = content_terms(q) - _GENERIC_STEMS
+    if not terms:
+        return None
+    for sentence in talk_sentences(transcript):
+        said = spoken_numbers(sentence)
+        has_fact = bool(re.search(r"\d", sentence)) or bool(
+            re.search(r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+", sentence)
+        ) or any(w in said.lower().split() for w in ("hundred", "thousand", "million",
+                                                      "percent", "dollars"))  # fmt: skip
+        if not has_fact:
+            continue
+        covered = terms & content_terms(said)
+        if len(covered) >= (len(terms) if len(terms) <= 3 else math.ceil(0.8 * len(terms))):
+            return "asks for something the talk states"
+    return None
+
+
+_NEGATION = re.compile(r"\b(not|no|never|n't|nobody|nothing|neither|nor|fail(?:ed|s)?)\b|n't\b",
+                       re.I)  # fmt: skip
+
+
+def check_faithful(question: str, claim: str) -> str | None:
+    """Why a question misstates the claim it is about, or None (pure).
+
+    A "why ... not ..." question presupposes a negative the claim does not make ("Why did
+    the study find the lane was not effective?" about "the study found the lane worked").
+    """
+    q = question.strip()
+    if (
+        re.match(r"^(why|how come)\b", q, re.I)
+        and _NEGATION.search(q)
+        and not _NEGATION.search(claim)
+    ):
+        return "misstates the claim (a negative the talk did not say)"
+    return None
+
+
+def check_recital(question: str, claim: str, *, run: int = 10) -> str | None:
+    """Why a question reads the claim back instead of asking about it, or None: ``run``
+    words in a row copied from the claim."""
+    words = tokens(question)
+    src = " " + " ".join(tokens(claim)) + " "
+    for i in range(len(words) - run + 1):
+        if " " + " ".join(words[i : i + run]) + " " in src:
+            return "recites the claim"
+    return None
+
+
 class Audience:
     """Asks questions about one talk; see the module docstring."""
 
@@ -478,76 +591,173 @@ class Audience:
         self.llm = llm
         self.transcript = transcript
         self.options = options
-        self.terms = key_terms(transcript) or ["your main point"]
+        self.claims: list[Claim] = find_claims(transcript) or _whole_talk_claim(transcript)
         self.asked: list[str] = []
-        self._used_terms: list[str] = []
+        self.planned: list[PlannedQuestion] = []
+        """What was asked about so far: one (claim, kind) per new question."""
+        self.heard: list[tuple[str, str]] = []
+        """(question, answer transcript) for every answer heard, in order."""
+        self._plans_by_text: dict[str, PlannedQuestion] = {}
+        self.candidates: list[tuple[PlannedQuestion, Question]] = []
+        """Questions prepared during the talk, not asked yet."""
         self.system: Message = {
             "role": "system",
-            "content": (
-                f"You are {options.persona_text}. You just heard the talk below. When asked, "
-                "reply with ONE short question to the speaker (under "
-                f"{options.max_words} words) about the point you are given. Never answer "
-                'it yourself. Reply only as JSON: {"question": "..."}.\n\nThe talk:\n'
-                + condense(transcript, max_words=options.context_words)
-            ),
+            "content": _SYSTEM.format(persona=options.persona_text, max_words=options.max_words),
         }
-
-    def _next_focus(self) -> str:
-        for term in self.terms:
-            if term not in self._used_terms:
-                self._used_terms.append(term)
-                return term
-        self._used_terms = []
-        return self._next_focus()
+        self._shots: list[Message] = []
+        for claim, kind, question in _FEW_SHOT:
+            self._shots.append({"role": "user", "content": _user_prompt(claim, kind)})
+            self._shots.append({"role": "assistant", "content": question})
 
     def warm_up(self) -> None:
-        """Process the system prompt now (into the KV cache), so the first question is quick."""
+        """Process the system prompt and worked examples now (into the KV cache), so the
+        first question is quick."""
         if self.llm is not None:
-            self.llm.complete([self.system, {"role": "user", "content": "Ready?"}], max_tokens=1)
+            self.llm.complete([self.system, *self._shots, {"role": "user", "content": "Ready?"}],
+                              max_tokens=1)  # fmt: skip
+
+    def plan_for(self, question: Question) -> PlannedQuestion | None:
+        """The claim and kind a question was asked about (None for an unknown question)."""
+        return self._plans_by_text.get(question.text)
+
+    def hear(self, question: Question, answer: str) -> None:
+        """Remember an answer, so later questions can build on what was said."""
+        self.heard.append((question.spoken_text, " ".join(answer.split())))
+
+    def missing(self, question: Question) -> str:
+        """What an answer to ``question`` had to give ("what it rests on")."""
+        plan = self.plan_for(question)
+        return MISSING_TEXT[plan.kind] if plan else "a direct answer"
+
+    def update(self, transcript: str, *, complete: bool = True) -> None:
+        """The talk so far (``complete=False``, during the talk: its last sentence may be
+        unfinished and is left out) or whole: its claims are found again."""
+        if not complete:
+            sentences = talk_sentences(transcript)
+            transcript = " ".join(sentences[:-1])
+        self.transcript = transcript
+        self.claims = find_claims(transcript) or _whole_talk_claim(transcript)
+
+    def prepare(self, transcript: str | None = None, *, limit: int = 6) -> Question | None:
+        """Generate one candidate question while the talk goes on (on the LLM's thread).
+
+        ``transcript`` is the talk so far. The candidate is about the next claim the plan
+        picks that no candidate covers yet; it is kept only if the model's own words
+        passed the checks (a template is no better prepared early). Returns it, or None
+        when there is no model, no new claim, or ``limit`` candidates are ready.
+        """
+        if transcript is not None:
+            self.update(transcript, complete=False)
+        if self.llm is None or len(self.candidates) >= limit or not find_claims(self.transcript):
+            return None
+        taken = [p for p, _q in self.candidates] + self.planned
+        plan = plan_questions(self.claims, self.options.persona, 1, asked=taken)[0]
+        if any(p.claim.text == plan.claim.text for p in taken):
+            return None  # every claim so far has a candidate: wait for more talk
+        asked = self.asked + [q.text for _p, q in self.candidates]
+        record = _last(self._generate(plan, asked=asked))
+        if record.source != "llm":
+            return None
+        self.candidates.append((plan, record))
+        return record
+
+    def _take_candidate(self) -> Question | None:
+        """The best prepared candidate that still holds against the whole talk."""
+        if not self.candidates:
+            return None
+        order = plan_questions(self.claims, self.options.persona, len(self.claims) * 2,
+                               asked=self.planned)  # fmt: skip
+        rank = {(p.claim.text, p.kind): i for i, p in reversed(list(enumerate(order)))}
+        live = [
+            (plan, q) for plan, q in self.candidates
+            if any(c.text == plan.claim.text for c in self.claims)
+            and check_not_stated(q.text, self.transcript) is None
+            and check_question(q.spoken_text, transcript=self.transcript, asked=self.asked,
+                               options=self.options) is None
+        ]  # fmt: skip
+        if not live:
+            return None
+        plan, q = min(live, key=lambda pq: rank.get((pq[0].claim.text, pq[0].kind), len(rank)))
+        self.candidates = [(p, c) for p, c in self.candidates if c is not q]
+        self.planned.append(plan)
+        self.asked.append(q.text)
+        self._plans_by_text[q.text] = plan
+        return q
+
+    def _generate(self, plan: PlannedQuestion, *, asked: list[str]) -> Iterator[str | Question]:
+        lead, fallback = fallback_for(plan)
+        prompt = _user_prompt(plan.claim.text, plan.kind, heard=self.heard[-1:])
+        claim_text = plan.claim.text
+        return generate_question(
+            self.llm, [self.system, *self._shots, {"role": "user", "content": prompt}],
+            grounding=f"{claim_text} {self.transcript}", asked=asked, options=self.options,
+            fallback=fallback, fallback_lead_in=lead, focus=claim_text, kind="question",
+            ask_kind=plan.kind,
+            question_check=lambda said: (
+                check_not_stated(said, self.transcript) or check_faithful(said, claim_text)
+                or check_recital(said, claim_text)
+            ),
+        )  # fmt: skip
 
     def ask(
         self, *, follow_up_to: Question | None = None, answer: str = "", why: str = ""
     ) -> Iterator[str | Question]:
         """Generate the next question, streaming.
 
+        A new question is the best candidate prepared during the talk when there is one
+        (only before any answer was heard: later questions build on the answers), else one
+        generated now about the next planned claim.
+
         Args:
-            follow_up_to: the question whose answer dodged it, for a follow-up; None for a
-                question about a new point of the talk.
-            answer: the answer that dodged it (for a follow-up).
+            follow_up_to: the question whose answer missed it, for a follow-up; None for a
+                question about a new claim of the talk.
+            answer: the answer that missed it (for a follow-up).
             why: why the answer did not address the question (for a follow-up).
 
         Yields:
             Sentences to speak, as soon as each is ready (a checked lead-in first, then the
             checked question), and last the :class:`Question` record.
         """
-        started = time.monotonic()
         if follow_up_to is None:
-            kind, focus = "question", self._next_focus()
-            prompt = f"Ask about: {focus}"
-            asked = self.asked
-            grounding = self.transcript
-        else:
-            kind, focus = "follow_up", follow_up_to.focus
-            prompt = (
-                f'You asked: "{follow_up_to.text}" The speaker answered: "{answer.strip()}" '
-                f"That did not answer it ({why}). Ask ONE short follow-up question that "
-                f"presses for a concrete answer about: {focus}"
-            )
-            asked = [q for q in self.asked if q != follow_up_to.text]
-            grounding = self.transcript + " " + follow_up_to.text
-        messages = [self.system, {"role": "user", "content": prompt}]
-        fallback = fallback_question(focus, self.options.persona, follow_up=kind == "follow_up")
+            prepared = self._take_candidate() if not self.heard else None
+            if prepared is not None:
+                if prepared.lead_in:
+                    yield prepared.lead_in
+                yield prepared.text
+                yield prepared
+                return
+            plan = plan_questions(self.claims, self.options.persona, 1, asked=self.planned)[0]
+            self.planned.append(plan)
+            for item in self._generate(plan, asked=self.asked):
+                if isinstance(item, Question):
+                    self.asked.append(item.text)
+                    self._plans_by_text[item.text] = plan
+                yield item
+            return
+        started = time.monotonic()
+        plan = self.plan_for(follow_up_to) or PlannedQuestion(self.claims[0], "evidence")
+        missing = MISSING_TEXT[plan.kind]
+        prompt = (
+            f'The speaker claimed: "{plan.claim.text}"\nYou asked: "{follow_up_to.text}"\n'
+            f'The speaker answered: "{" ".join(answer.split()[:60])}"\nThe answer did not '
+            f"give {missing} ({why}). Ask ONE short follow-up question that presses for "
+            f"{missing}, in your manner."
+        )
+        _lead, fallback = fallback_for(plan, follow_up=True)
         for item in generate_question(
-            self.llm, messages, grounding=grounding, asked=asked, options=self.options,
-            fallback=fallback, focus=focus, kind=kind, follow_up_to=follow_up_to,
-            started=started,
+            self.llm, [self.system, *self._shots, {"role": "user", "content": prompt}],
+            grounding=f"{plan.claim.text} {self.transcript} {follow_up_to.text}",
+            asked=[q for q in self.asked if q != follow_up_to.text], options=self.options,
+            fallback=fallback, focus=plan.claim.text, kind="follow_up",
+            follow_up_to=follow_up_to, started=started, ask_kind=plan.kind,
         ):  # fmt: skip
             if isinstance(item, Question):
                 self.asked.append(item.text)
+                self._plans_by_text[item.text] = plan
             yield item
 
     def next_question(self) -> Question:
-        """Generate a whole question about a new point (not streamed)."""
+        """Generate a whole question about a new claim (not streamed)."""
         for item in self.ask():
             if isinstance(item, Question):
                 return item
@@ -557,3 +767,29 @@ class Audience:
         """``n`` questions in a row."""
         for _ in range(n):
             yield self.next_question()
+
+
+def _last(items: Iterable[str | Question]) -> Question:
+    record = None
+    for item in items:
+        if isinstance(item, Question):
+            record = item
+    assert record is not None, "generate_question ended without a Question"
+    return record
+
+
+def _user_prompt(claim: str, kind: str, *, heard: Sequence[tuple[str, str]] = ()) -> str:
+    text = f'The speaker claimed: "{claim}"\nKind of question: {ASK_KIND_TEXT[kind]}.'
+    if heard:
+        q, a = heard[-1]
+        text = (f'Earlier you asked: "{q}" and the speaker answered: '
+                f'"{" ".join(a.split()[:40])}"\n' + text)  # fmt: skip
+    return text
+
+
+def _whole_talk_claim(transcript: str) -> list[Claim]:
+    """A talk with no claim sentence: its longest sentence stands in for one."""
+    sentences = talk_sentences(transcript) or [transcript.strip() or "your main point"]
+    best = max(sentences, key=lambda s: len(s.split()))
+    said = spoken_numbers(best)
+    return [Claim(0, said, ("experience",), 1.0, content_terms(said))]

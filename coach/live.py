@@ -207,6 +207,12 @@ class TalkRecorder:
 
     # -- output --------------------------------------------------------------------------
 
+    def transcript_so_far(self) -> str:
+        """The words transcribed so far, as text (utterances still queued are missing)."""
+        with self._lock:
+            words = sorted(self._words, key=lambda w: w.start_s)
+        return " ".join(w.text.strip() for w in words if w.text.strip())
+
     def status(self) -> LiveStatus:
         """The live figures (cheap: call it about once a second)."""
         with self._lock:

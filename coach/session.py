@@ -44,6 +44,7 @@ import numpy as np
 
 from coach import SAMPLE_RATE
 from coach.analysis.answers import AnswerJudgement, judge_answer
+from coach.analysis.claims import MISSING_TEXT
 from coach.asr import AsrOptions, Transcriber
 from coach.audience import Audience, AudienceOptions, Question
 from coach.errors import CoachError, OptionsError
@@ -300,6 +301,10 @@ class Models:
     def wait(self) -> None:
         """Wait for the background load."""
         self._thread.join()
+
+    def loaded(self) -> bool:
+        """True once the background load is over (the models may still have failed)."""
+        return not self._thread.is_alive()
 
     def llm(self) -> ChatModel | None:
         """The chat model, or None if it did not load."""
@@ -690,13 +695,13 @@ class Asker(Protocol):
 
 
 class AudienceAsker:
-    """The AI audience as an :class:`Asker`: ``n`` questions about the talk; a dodged answer
-    (:func:`coach.analysis.answers.judge_answer`) gets one follow-up."""
+    """The AI audience as an :class:`Asker`: ``n`` questions about the talk; an answer that
+    missed its question (:func:`coach.analysis.answers.judge_answer`: dodged, off the
+    topic, or only part of it) gets one follow-up that names what it left out."""
 
     opening = ACK_AFTER_TALK
     closing = CLOSING
     no_answer = ACK_NO_ANSWER
-    lines = ACKS
 
     def __init__(self, audience: Audience, n: int, *, min_words: int = 8) -> None:
         self.audience = audience
@@ -704,6 +709,8 @@ class AudienceAsker:
         self.min_words = min_words
         self._asked = 0
         self._acks = 0
+        self.lines = ACKS + tuple(press_line("partial", m) for m in MISSING_TEXT.values()) + (
+            press_line("off_topic", ""),)  # fmt: skip
 
     def next_question(self) -> Question | None:
         if self._asked >= self.n:
@@ -713,12 +720,16 @@ class AudienceAsker:
 
     def judge(self, exchange: Exchange) -> Verdict:
         q, answer = exchange.question, exchange.answer
-        j = judge_answer(q.spoken_text, answer.transcript if answer else "",
-                         min_words=self.min_words)  # fmt: skip
+        text = answer.transcript if answer else ""
+        plan = self.audience.plan_for(q)
+        j = judge_answer(q.spoken_text, text, min_words=self.min_words,
+                         context=plan.claim.text if plan else self.audience.transcript)  # fmt: skip
         exchange.judgement = j
+        self.audience.hear(q, text)
         ack = ACK_ANSWERED[self._acks % len(ACK_ANSWERED)]
         self._acks += 1
-        return Verdict(j.addressed, not j.addressed and j.words > 0, ack, j.reason, ACK_DODGED)
+        press = press_line(j.verdict, self.audience.missing(q))
+        return Verdict(j.addressed, not j.addressed and j.words > 0, ack, j.reason, press)
 
     def follow_up(self, exchange: Exchange, verdict: Verdict) -> Iterator[str | Question]:
         answer = exchange.answer.transcript if exchange.answer else ""
@@ -726,6 +737,15 @@ class AudienceAsker:
 
     def respond(self, exchange: Exchange) -> Callable[[], Iterator[str]] | None:
         return None
+
+
+def press_line(verdict: str, missing: str) -> str:
+    """What the audience says before a follow-up, naming what the answer left out."""
+    if verdict == "partial" and missing:
+        return f"You didn't quite say {missing}."
+    if verdict == "off_topic":
+        return "I think that was about something else."
+    return ACK_DODGED
 
 
 class Conversation:
@@ -1074,6 +1094,38 @@ class Rehearsal(Conversation):
         super().__init__(voice_input, models, sink, folder, options, events=events,
                          started_at=started_at)  # fmt: skip
         self.script_text = script_text
+        self._audience: Audience | None = None
+        """The audience, made during the talk once the LLM is loaded, to prepare questions."""
+        self._prep: concurrent.futures.Future[object] | None = None
+        self._prep_heard = 0
+
+    def _prepare_during_talk(self, recorder: TalkRecorder) -> None:
+        """Let the audience prepare a candidate question from the talk so far, on the LLM
+        thread, whenever a new utterance was transcribed and the last candidate is done."""
+        if self.options.questions <= 0 or not self.input.realtime or not self.models.loaded():
+            return  # a virtual mic played fast leaves no time to prepare
+        if self._prep is not None and not self._prep.done():
+            return
+        heard = len(recorder.transcribed_at)
+        if heard == self._prep_heard:
+            return
+        llm = self.models.llm()
+        if llm is None:
+            return
+        self._prep_heard = heard
+        if self._audience is None:
+            self._audience = Audience(llm, "", self.options.audience)
+        self._prep = self._pool.submit(self._audience.prepare, recorder.transcript_so_far(),
+                                       limit=2 * self.options.questions + 1)  # fmt: skip
+
+    def _end_preparation(self) -> None:
+        """Wait for a candidate still being generated (one question at most)."""
+        if self._prep is None:
+            return
+        try:
+            self._prep.result()
+        except CoachError as exc:
+            self.result.notes.append(f"preparing questions during the talk: {exc}")
 
     def _body(self) -> None:
         talk = self._talk()
@@ -1081,8 +1133,10 @@ class Rehearsal(Conversation):
             return
         llm = self._models_for_questions()
         if llm is None:
-            self.events.note("questions are built from the talk's key terms (no LLM)")
-        audience = Audience(llm, talk.transcript, self.options.audience)
+            self.events.note("questions are built from the talk's claims (no LLM)")
+        self._end_preparation()
+        audience = self._audience or Audience(llm, talk.transcript, self.options.audience)
+        audience.update(talk.transcript)
         asker = AudienceAsker(audience, self.options.questions,
                               min_words=self.options.min_answer_words)  # fmt: skip
         # the talk's HTML report is written while the first question is made
@@ -1104,6 +1158,7 @@ class Rehearsal(Conversation):
                 if res.ready_s is None:  # listening since the frame began
                     res.ready_s = self.now() - (frame.duration_s if self.input.realtime else 0)
                 recorder.feed(frame)
+                self._prepare_during_talk(recorder)
                 if (
                     self.input.live_device
                     and opts.end_silence_s is not None

@@ -106,6 +106,7 @@ class WavSink(AudioSink):
         self.sample_rate_hz = sample_rate_hz
         self.segments: list[tuple[str, float, float]] = []
         """``(text, start_s, end_s)`` of each chunk within the file, in seconds."""
+        self._busy_until = 0.0
         self._file: Any = None
         self._frames = 0
         parent = self.path.parent if str(self.path.parent) else Path(".")
@@ -135,12 +136,18 @@ class WavSink(AudioSink):
         return self._frames / self.sample_rate_hz if self.sample_rate_hz else 0.0
 
     def play(self, chunk: SpeechChunk) -> float:
-        """Append the chunk; return the clock time at which it was written."""
+        """Append the chunk; return the clock time at which it would be heard.
+
+        The file stands for a speaker: a chunk written while the one before would still be
+        playing is heard when that one ends, so the time returned is the later of the
+        write and the end of the audio written before it (as a speaker's would be).
+        """
         self._check_open()
         if self._file is None:
             self._open(chunk.sample_rate_hz)
         assert self.sample_rate_hz is not None
-        t = self._clock()
+        t = max(self._clock(), self._busy_until)
+        self._busy_until = t + chunk.duration_s
         samples = _resample_int16(chunk.samples, chunk.sample_rate_hz, self.sample_rate_hz)
         start = self._frames
         self._file.write(samples)

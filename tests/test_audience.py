@@ -8,17 +8,20 @@ import json
 import pytest
 from conftest import ScriptedLlm
 
+from coach.analysis.claims import find_claims, plan_questions
 from coach.audience import (
     Audience,
     AudienceOptions,
     Question,
+    check_faithful,
     check_lead_in,
+    check_not_stated,
     check_question,
-    condense,
-    fallback_question,
+    check_recital,
+    fallback_for,
     json_string_pieces,
-    key_terms,
     parse_question,
+    said_back,
 )
 from coach.errors import ModelError, OptionsError
 from coach.llm import resolve_gguf
@@ -31,12 +34,18 @@ TALK = (
 )
 
 
-def test_key_terms_numbers_names_then_frequent_words() -> None:
-    terms = key_terms(TALK)
-    assert terms[:3] == ["140 changes", "60 hours", "20 minutes"]
-    assert "GitHub" in terms and "Gerrit" in terms
-    assert "review" in terms
-    assert "Good" not in terms and "Today" not in terms  # sentence starts are not names
+def test_questions_are_planned_from_the_talks_claims() -> None:
+    llm = ScriptedLlm(["How did you count the 23 broken builds?"] * 3)
+    a = Audience(llm, TALK, AudienceOptions(persona="skeptical"))  # type: ignore[arg-type]
+    q = a.next_question()
+    plan = a.plan_for(q)
+    assert plan is not None and q.focus == plan.claim.text and q.ask_kind == plan.kind
+    assert q.text == "How did you count the twenty-three broken builds?"  # said in words
+    prompt = llm.prompts[0][-1]["content"]
+    assert plan.claim.text in prompt and "Good morning" not in prompt  # one claim, not the talk
+    assert plan.kind in ("evidence", "objection", "cost", "limits")  # the skeptic's kinds
+    # worked examples come before the claim, in the same (cached) prefix every turn
+    assert llm.prompts[0][:-1] == [a.system, *a._shots]
 
 
 @pytest.mark.parametrize(
@@ -69,9 +78,47 @@ def test_parse_question_tolerates_cut_replies() -> None:
 
 
 def test_fallback_questions_are_well_formed() -> None:
+    claims = find_claims(TALK)
     for persona in ("curious", "skeptical", "expert", "a tired engineer"):
-        q = fallback_question("Gerrit", persona)
-        assert check_question(q, transcript=TALK, asked=[]) is None
+        for plan in plan_questions(claims, persona, 4):
+            lead, q = fallback_for(plan)
+            assert lead.startswith("You said ") and lead.endswith(".")
+            assert check_question(f"{lead} {q}", transcript=TALK, asked=[]) is None
+            _, fu = fallback_for(plan, follow_up=True)
+            assert fu.endswith("?")
+
+
+def test_said_back_speaks_to_the_speaker() -> None:
+    assert said_back("Last year we merged one hundred forty changes without review.") == (
+        "You said last year you merged one hundred forty changes without review."
+    )
+    assert said_back("I think my team should stop, because it is slow.") == (
+        "You said I think your team should stop."
+    ).replace("I think", "you think")
+
+
+@pytest.mark.parametrize(
+    ("question", "reason"),
+    [
+        ("How many changes did you merge without review?", "asks for something the talk states"),
+        ("How long does a review take on average?", "asks for something the talk states"),
+        ("How many of those changes would review have caught?", None),
+        ("Why did so many changes break the build?", None),
+        ("What evidence shows review would have helped?", None),
+    ],
+)
+def test_questions_must_not_ask_what_the_talk_states(question: str, reason: str | None) -> None:
+    assert check_not_stated(question, TALK) == reason
+
+
+def test_questions_must_not_misstate_or_recite_the_claim() -> None:
+    claim = "A study in Toronto found that shops on streets with bike lanes saw sales go up."
+    assert check_faithful("Why did the Toronto study find the lanes did not help?", claim)
+    assert check_faithful("Why did sales go up in Toronto?", claim) is None
+    assert check_faithful("What if sales don't go up here?", claim) is None
+    assert check_recital("So a study in Toronto found that shops on streets with bike lanes "
+                         "saw sales go up, right?", claim)  # fmt: skip
+    assert check_recital("How big was the Toronto study?", claim) is None
 
 
 def test_options_are_checked() -> None:
@@ -88,16 +135,17 @@ def test_audience_retries_then_falls_back() -> None:
     ])  # fmt: skip
     a = Audience(llm, TALK)  # type: ignore[arg-type]
     q1 = a.next_question()
-    assert q1.source == "llm" and q1.attempts == 2 and q1.focus == "140 changes"
-    assert q1.text == "Why 140 changes?"
+    assert q1.source == "llm" and q1.attempts == 2
+    assert q1.text == "Why one hundred forty changes?"
     assert q1.rejected and q1.rejected[0].startswith("does not refer to the talk")
     assert q1.first_token_at is not None and q1.ready_at >= q1.first_token_at  # type: ignore[operator]
     q2 = a.next_question()
-    assert q2.source == "fallback" and q2.focus == "60 hours" and "60 hours" in q2.text
+    assert q2.source == "fallback" and q2.lead_in.startswith("You said ")
+    assert q2.focus != q1.focus  # a different claim
     assert q2.rejected[-1].startswith("not a question")
     assert a.asked == [q1.text, q2.text]
-    # every turn is the same system prompt plus one user message (cached prefix)
-    assert all(p[0] == a.system and len(p) == 2 for p in llm.prompts)
+    # every turn is the same system prompt and worked examples plus one user message
+    assert all(p[: len(p) - 1] == [a.system, *a._shots] for p in llm.prompts)
 
 
 def test_generation_stops_at_the_question() -> None:
@@ -106,7 +154,7 @@ def test_generation_stops_at_the_question() -> None:
     reply = json.dumps({"question": "Why did 23 changes break the build? Because " + "x " * 200})
     llm = ScriptedLlm([reply])
     q = Audience(llm, TALK).next_question()  # type: ignore[arg-type]
-    assert q.text == "Why did 23 changes break the build?" and q.attempts == 1
+    assert q.text == "Why did twenty-three changes break the build?" and q.attempts == 1
     assert llm.pieces_sent < 20  # the rest of the reply was not read
 
 
@@ -114,7 +162,8 @@ def test_plain_text_replies_are_read_too() -> None:
     """Without the grammar a small model may skip the JSON: the text is the question."""
     llm = ScriptedLlm(['"How were the 140 changes merged without review?"'])
     q = Audience(llm, TALK).next_question()  # type: ignore[arg-type]
-    assert q.source == "llm" and q.text == "How were the 140 changes merged without review?"
+    assert q.source == "llm"
+    assert q.text == "How were the one hundred forty changes merged without review?"
 
 
 def test_lead_in_is_streamed_before_the_question() -> None:
@@ -122,7 +171,7 @@ def test_lead_in_is_streamed_before_the_question() -> None:
     llm = ScriptedLlm([json.dumps(reply)])
     a = Audience(llm, TALK)  # type: ignore[arg-type]
     items = list(a.ask())
-    assert items[0] == "You said 23 builds broke."
+    assert items[0] == "You said twenty-three builds broke."
     assert items[1] == "How did you count them?"
     q = items[2]
     assert isinstance(q, Question) and q.lead_in == items[0] and q.text == items[1]
@@ -139,7 +188,7 @@ def test_recited_lead_in_is_not_spoken() -> None:
     assert check_lead_in(recital, transcript=TALK) == "lead-in recites the talk"
 
 
-def test_follow_up_presses_on_the_same_point() -> None:
+def test_follow_up_names_what_the_answer_missed() -> None:
     llm = ScriptedLlm([
         json.dumps({"question": "How were the 140 changes merged without review?"}),
         json.dumps({"question": "Which of the 140 changes broke the build, concretely?"}),
@@ -149,17 +198,29 @@ def test_follow_up_presses_on_the_same_point() -> None:
     items = list(a.ask(follow_up_to=q1, answer="I'm not sure.", why="deflected"))
     fu = items[-1]
     assert isinstance(fu, Question) and fu.kind == "follow_up" and fu.focus == q1.focus
-    prompt = llm.prompts[-1][1]["content"]
+    prompt = llm.prompts[-1][-1]["content"]
     assert q1.text in prompt and "I'm not sure." in prompt and "deflected" in prompt
+    assert a.missing(q1) in prompt  # the follow-up presses for what was missing
+
+
+def test_the_audience_hears_the_answers() -> None:
+    llm = ScriptedLlm(["How did you count the broken builds?", "What did review cost you?"])
+    a = Audience(llm, TALK)  # type: ignore[arg-type]
+    q1 = a.next_question()
+    a.hear(q1, "We counted them from the build logs, all twenty-three.")
+    a.next_question()
+    prompt = llm.prompts[-1][-1]["content"]
+    assert "from the build logs" in prompt and q1.text in prompt
 
 
 def test_follow_up_fallback_without_a_model() -> None:
     a = Audience(None, TALK, AudienceOptions(persona="skeptical"))
     q1 = a.next_question()
+    assert q1.source == "fallback" and q1.lead_in.startswith("You said")
     items = list(a.ask(follow_up_to=q1, answer="no idea", why="deflected"))
     fu = items[-1]
     assert isinstance(fu, Question) and fu.source == "fallback" and fu.kind == "follow_up"
-    assert q1.focus in fu.text and fu.text != q1.text
+    assert fu.text != q1.text and fu.text.endswith("?")
 
 
 def test_json_string_pieces_decodes_escapes_across_pieces() -> None:
@@ -169,16 +230,6 @@ def test_json_string_pieces_decodes_escapes_across_pieces() -> None:
         pieces = [raw[i : i + size] for i in range(0, len(raw), size)]
         assert "".join(json_string_pieces(pieces, "question")) == text.replace("\n", " ")
     assert list(json_string_pieces(['{"other": "x"}'], "question")) == []
-
-
-def test_condense_keeps_key_sentences_in_order() -> None:
-    filler = "This sentence is about nothing in particular at all. " * 200
-    talk = "Gerrit speeds up review. " + filler + "We merged 140 changes. " + filler + "Bye now."
-    short = condense(talk, max_words=60)
-    assert len(short.split()) <= 60
-    assert short.startswith("Gerrit speeds up review.") and short.endswith("Bye now.")
-    assert "We merged 140 changes." in short and "..." in short
-    assert condense(TALK, max_words=700) == TALK
 
 
 def test_missing_gguf_is_one_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -198,5 +249,5 @@ def test_real_model_asks_grounded_single_questions() -> None:
     a = Audience(llm, TALK, AudienceOptions(persona="skeptical"))
     qs = list(a.questions(3))
     for q in qs:
-        assert check_question(q.text, transcript=TALK, asked=[]) is None, q
-    assert len({q.focus for q in qs}) == 3
+        assert check_question(q.spoken_text, transcript=TALK, asked=[]) is None, q
+    assert len({q.focus for q in qs}) == 3  # three different claims

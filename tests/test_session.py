@@ -19,6 +19,8 @@ from test_tts import FakeVoice
 
 from coach.asr import AsrOptions
 from coach.audience import Question
+from coach.endpoint import EndpointOptions
+from coach.live import LiveOptions
 from coach.session import (
     ACK_AFTER_TALK,
     ACK_DODGED,
@@ -66,6 +68,7 @@ def run_session(
     *,
     voice_input: object | None = None,
     questions: int = 3,
+    options: RehearseOptions | None = None,
 ) -> tuple[Rehearsal, FollowTheScript, WavSink, ScriptedLlm]:
     asr = ManifestTranscriber()
     events = FollowTheScript(asr, answers)
@@ -75,7 +78,8 @@ def run_session(
     folder = SessionFolder(tmp_path / "session")
     sink = WavSink(folder.file("audience.wav"))
     voice_input = voice_input or FileInput(TALK, answers, realtime=False)
-    session = Rehearsal(voice_input, models, sink, folder, RehearseOptions(questions=questions),
+    options = options or RehearseOptions(questions=questions)
+    session = Rehearsal(voice_input, models, sink, folder, options,
                         events=events)  # type: ignore[arg-type]  # fmt: skip
     session.run()
     return session, events, sink, llm
@@ -83,7 +87,7 @@ def run_session(
 
 REPLIES = [
     q("Why did 23 of the 140 changes break the build?"),
-    q("How long does a careful review take?"),
+    q("How do you decide which changes need a careful review?"),
     q("Which checklist items matter most for security?"),
     q("What would a concrete review of the payment service look like?"),  # the follow-up
 ]
@@ -103,7 +107,7 @@ def test_the_whole_loop_with_fakes(tmp_path: Path) -> None:
     assert "deflected" in res.exchanges[1].judgement.reason  # type: ignore[union-attr]
     assert res.exchanges[2].question.focus == res.exchanges[1].question.focus
     # the follow-up prompt quoted the dodged answer
-    assert "not sure" in llm.prompts[-1][1]["content"]
+    assert "not sure" in llm.prompts[-1][-1]["content"]
     # everything the audience said went into the wav, in order
     said = [text for text, _a, _b in sink.segments]
     spoken_questions = [e.question.text for e in res.exchanges]
@@ -152,7 +156,10 @@ def test_without_a_model_questions_come_from_the_talk(tmp_path: Path) -> None:
     res = session.run()
     assert res.status == "complete"
     assert all(e.question.source == "fallback" for e in res.exchanges)
-    assert res.exchanges[0].question.focus.lower() in res.exchanges[0].question.text.lower()
+    first = res.exchanges[0].question
+    assert first.lead_in.startswith("You said ") and first.text.endswith("?")
+    said = first.lead_in.removeprefix("You said ").rstrip(".").split()
+    assert " ".join(said[2:6]) in first.focus  # the claim, said back to the speaker
 
 
 class BrokenInput(FileInput):
@@ -356,3 +363,36 @@ def test_microphone_vanishing_mid_talk_keeps_the_talk(tmp_path: Path, monkeypatc
     saved = sf.info(str(session.folder.file("talk.wav")))
     assert saved.frames / 16000 == pytest.approx(20.0, abs=0.1)
     assert json.loads(session.folder.file("report.json").read_text())["status"] == "device_lost"
+
+
+def test_questions_are_prepared_while_the_talk_goes_on(tmp_path: Path) -> None:
+    """A paced talk (here 6 times real time) gives the LLM time between utterances: the
+    first question is ready before the talk ends, about a claim of the talk."""
+    topics = (
+        "broken builds",
+        "review checklists",
+        "security bugs",
+        "merge times",
+        "reviewer training",
+        "payment service",
+        "shared knowledge",
+        "test coverage",
+    )
+    replies = [q(f"How did you count the {t} before and after reviews?") for t in topics]
+    # utterances of at most 6 s, as a talk with pauses gives
+    live = LiveOptions(endpoint=EndpointOptions(max_utterance_s=6.0))
+    session, _events, _sink, llm = run_session(
+        tmp_path, ANSWERS[:1], replies,
+        voice_input=FileInput(TALK, ANSWERS[:1], realtime=True, speed=6.0),
+        options=RehearseOptions(questions=1, live=live),
+    )  # fmt: skip
+    res = session.result
+    assert res.status == "complete", res.notes
+    first = res.exchanges[0].question
+    talk_end = session._talk_timing.decided_s
+    assert first.source == "llm" and first.ready_at is not None
+    assert session.rel(first.ready_at) < talk_end  # prepared during the talk
+    assert first.focus in [c.text for c in session._audience.claims]  # type: ignore[union-attr]
+    # every prompt was one claim, never the whole talk
+    assert all(len(p[-1]["content"].split()) < 120 for p in llm.prompts)
+    assert len(llm.prompts) >= 2  # more than one candidate to choose from

@@ -69,6 +69,9 @@ class AnswerJudgement:
 
     addressed: bool
     """True if the answer engaged with the question."""
+    verdict: str
+    """addressed, partial (on the topic, not what was asked), off_topic, dodged, or
+    no_answer."""
     reason: str
     """One line a person can check, e.g. "deflected ("not sure") with nothing specific"."""
     words: int
@@ -85,7 +88,9 @@ class AnswerJudgement:
         return asdict(self)
 
 
-def judge_answer(question: str, answer: str, *, min_words: int = 8) -> AnswerJudgement:
+def judge_answer(
+    question: str, answer: str, *, min_words: int = 8, context: str = "", llm: Any = None
+) -> AnswerJudgement:
     """Judge whether ``answer`` addressed ``question`` (pure; see the module docstring).
 
     Args:
@@ -101,7 +106,8 @@ def judge_answer(question: str, answer: str, *, min_words: int = 8) -> AnswerJud
     n = len(toks)
 
     def verdict(addressed: bool, reason: str) -> AnswerJudgement:
-        return AnswerJudgement(addressed, reason, n, shared, found, dodges)
+        kind = "addressed" if addressed else ("dodged" if dodges else "off_topic")
+        return AnswerJudgement(addressed, kind, reason, n, shared, found, dodges)
 
     if n == 0:
         return verdict(False, "no answer was heard")

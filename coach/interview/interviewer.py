@@ -45,6 +45,33 @@ PRESS = {
 }
 """Said before a follow-up on a vague answer, by persona."""
 
+MISSED = {
+    "hypothetical": "a real time it happened, not what you would do",
+    "no result": "how it turned out",
+    "no specifics": "what you did yourself, with a detail",
+    "short": "enough detail to picture it",
+    "deflected": "an answer to the question",
+    "hedged": "a clear answer",
+}
+"""What a vague answer left out, by the first words of its vagueness reason."""
+
+PRESS_MISSED = {
+    "warm": "Thanks. I didn't quite hear {missed}.",
+    "neutral": "I didn't hear {missed}.",
+    "skeptical": "That's quite general. I didn't hear {missed}.",
+}
+"""Said before a follow-up: names what the answer left out, in the persona's manner."""
+
+
+def missed(reasons: list[str]) -> str:
+    """What a vague answer left out, from its reasons ("" when none is known)."""
+    for reason in reasons:
+        for start, text in MISSED.items():
+            if reason.startswith(start):
+                return text
+    return ""
+
+
 FOLLOW_UP_STYLE = {
     "warm": "Encourage them kindly and ask for one concrete example",
     "neutral": "Ask plainly for the missing detail",
@@ -201,8 +228,11 @@ class Interviewer:
             "skeptical": "Thank you for your time. We'll let you know.",
         }.get(self.style, "Thank you for your time today. We'll be in touch about next steps.")
         self.no_answer = "No problem, let's move on."
+        presses = tuple(PRESS_MISSED[self.style].format(missed=m) for m in MISSED.values())
         self.lines = (*ACKS[self.style], PRESS[self.style], GOOD_QUESTION, self.closing,
-                      self.no_answer)  # fmt: skip
+                      self.no_answer, *presses)  # fmt: skip
+        self._missed: dict[str, str] = {}
+        """Question text -> what its answer left out (for the follow-up's prompt)."""
 
     # -- asking ----------------------------------------------------------------------------
 
@@ -267,7 +297,11 @@ class Interviewer:
         vague = fb.vague or not j.addressed
         reasons = "; ".join(fb.vague_reasons) or j.reason
         wants = vague and j.words > 0 and q.stage in ("behavioral", "technical")
-        return Verdict(not vague, wants, ack, reasons, PRESS[self.style])
+        gap = missed(list(fb.vague_reasons)) or (
+            "an answer to the question" if not j.addressed else "")  # fmt: skip
+        press = PRESS_MISSED[self.style].format(missed=gap) if gap else PRESS[self.style]
+        self._missed[q.text] = gap
+        return Verdict(not vague, wants, ack, reasons, press)
 
     def follow_up(self, exchange: Exchange, verdict: Verdict) -> Iterator[str | Question]:
         """A pointed follow-up: the LLM in the persona's manner, else the bank's own."""
@@ -278,10 +312,11 @@ class Interviewer:
         fallback = self.bank.render(canned[0], self.role, self.company) if canned else (
             GENERIC_FOLLOW_UPS[self.style])  # fmt: skip
         use_llm = self.llm if self.scenario is None else None
+        gap = self._missed.get(q.text) or "what they did themselves and how it turned out"
         prompt = (
             f'You asked: "{q.text}" The candidate answered: "{answer.strip()}" The answer '
             f"was vague ({verdict.reason}). {FOLLOW_UP_STYLE[self.style]}: ask ONE short "
-            "follow-up question about what they did themselves and how it turned out."
+            f"follow-up question that asks for {gap}."
         )
         return generate_question(
             use_llm, [self.system, {"role": "user", "content": prompt}],
