@@ -7,7 +7,7 @@ EVAL ?= ../shared/eval
 # from source and needs a C++ compiler: build-essential is installed only if g++ is missing.
 APT_PACKAGES := $(if $(shell command -v g++ 2>/dev/null),,build-essential)
 
-.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-speed bench-audience bench-latency bench-interview bench-long fixtures clean
+.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-speed bench-latency bench-interview bench-questions bench-judge bench-long fixtures clean
 
 setup: system venv models  ## everything: system packages, .venv, default models
 
@@ -54,14 +54,18 @@ bench-accuracy: setup  ## filled pauses, word counts, pace and pauses against ..
 bench-speed: setup  ## real-time factor and peak memory on >= 10 minutes of audio
 	$(BIN)/python bench/speed.py --eval $(EVAL)
 
-bench-audience: setup  ## 24 audience questions checked: single, grounded, not repeated
-	$(BIN)/python bench/audience.py
-
 bench-latency: setup  ## the rehearse loop in real time over >= 10 Q&A turns: response times, memory
 	$(BIN)/python bench/latency.py --questions 10
 
 bench-interview: setup  ## 20 scripted interviews: single in-role questions, follow-ups on vague answers; one in real time
 	$(BIN)/python bench/interview.py --interviews 20 --realtime
+
+bench-questions: setup  ## audience questions for the bench talks (0.5B, 1.5B, and a plain-prompt baseline), scored from blind verdicts
+	$(BIN)/coach models fetch qwen2.5-coder-1.5b-instruct
+	$(BIN)/python bench/questions.py all
+
+bench-judge: setup  ## answer judgement against labelled (question, answer) pairs, dev and test apart
+	$(BIN)/python bench/judge.py
 
 bench-long: setup  ## one 60-minute file: time and peak memory of a long recording
 	$(BIN)/python bench/speed.py --eval $(EVAL) --minutes 1 --long-minutes 60

@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from results import write_results  # noqa: E402
 
 
 def print_timings(result, *, fast: bool) -> dict:  # type: ignore[no-untyped-def]
@@ -108,11 +110,16 @@ def main() -> int:
         sources = [e.question.source for e in result.exchanges]
         print(f"questions from the LLM: {sources.count('llm')} of {len(sources)} "
               f"(rest built from key terms)")  # fmt: skip
+        doc = {
+            "llm": args.llm_model, "questions": args.questions, "fast": args.fast,
+            "stages": figures, "ready_s": result.ready_s, "peak_mb": round(peak_mb),
+            "talk": talk, "status": result.status,
+            "question_sources": {s: sources.count(s) for s in set(sources)},
+        }  # fmt: skip
+        name = "latency" + ("" if args.llm_model == LlmOptions.model else f"_{args.llm_model}")
+        print(f"figures written to {write_results(name, doc).relative_to(ROOT)}")
         if args.json:
-            args.json.write_text(json.dumps({
-                "stages": figures, "ready_s": result.ready_s, "peak_mb": round(peak_mb),
-                "talk": talk, "status": result.status,
-            }, indent=2))  # fmt: skip
+            args.json.write_text(json.dumps(doc, indent=2))
     return 0 if result.status == "complete" else 1
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import statistics
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -112,7 +113,7 @@ class Question:
     focus: str
     """The point of the talk it was asked to be about."""
     source: str
-    """"llm" or "fallback" (built from the talk's key terms)."""
+    """"llm" or "fallback" (a plain question about the claim, from a template)."""
     attempts: int
     """LLM attempts made (0 for a fallback without a model)."""
     rejected: list[str] = field(default_factory=list)
@@ -300,6 +301,7 @@ def generate_question(
     question_check: Callable[[str], str | None] | None = None,
     fallback_lead_in: str = "",
     ask_kind: str = "",
+    deadline: float | None = None,
 ) -> Iterator[str | Question]:
     """Generate one checked question, streaming; the engine under every asking role.
 
@@ -313,7 +315,9 @@ def generate_question(
     talk about "the candidate" in the third person); ``question_check`` one on the question
     alone (the audience must not ask for what the talk states). Digits the model writes
     are said in words (:func:`coach.analysis.claims.spoken_numbers`). When the fallback is
-    used and no lead-in was spoken yet, ``fallback_lead_in`` is said before it.
+    used and no lead-in was spoken yet, ``fallback_lead_in`` is said before it. A model
+    still generating at ``deadline`` (time.monotonic()) is stopped and the fallback used
+    at once: a follow-up must be heard within a beat of the reply before it.
 
     Yields:
         Sentences to speak as they are ready, and last the :class:`Question` record.
@@ -328,7 +332,8 @@ def generate_question(
             attempts += 1
             question = ""
             reason: str | None = "empty"
-            for kind_, text in _attempt(llm, messages, attempt, first_token, grounding, options):
+            pieces = _attempt(llm, messages, attempt, first_token, grounding, options, deadline)
+            for kind_, text in pieces:
                 text = spoken_numbers(text)
                 if kind_ == "lead_in":
                     if not lead_in:  # a retry's lead-in is not spoken a second time
@@ -349,6 +354,8 @@ def generate_question(
                                time.monotonic(), stage, ask_kind)  # fmt: skip
                 return
             rejected.append(f"{reason}: {question!r}")
+            if deadline is not None and time.monotonic() >= deadline:
+                break  # no time for a retry
     if not lead_in and fallback_lead_in:
         lead_in = fallback_lead_in
         yield lead_in
@@ -366,6 +373,7 @@ def _attempt(
     first_token: list[float],
     grounding: str,
     options: AudienceOptions,
+    deadline: float | None = None,
 ) -> Iterator[tuple[str, str]]:
     """One generation: ("lead_in", sentence) for an acceptable statement before the
     question, then ("question", text) with the rest (checked by the caller)."""
@@ -379,6 +387,8 @@ def _attempt(
         for piece in raw:
             if not first_token:
                 first_token.append(time.monotonic())
+            if deadline is not None and time.monotonic() > deadline:
+                return  # too late: what came so far is judged as it is (usually cut)
             yield piece
 
     buffer = ""
@@ -499,6 +509,12 @@ def said_back(claim: str, *, max_words: int = 14) -> str:
     return f"You said {text}." if text else ""
 
 
+def follow_up_lines() -> tuple[str, ...]:
+    """Every plain follow-up (worth synthesising in advance: they are said when the model
+    cannot make a follow-up in time)."""
+    return tuple(_FOLLOW_UP_TEMPLATES.values())
+
+
 def fallback_for(plan: PlannedQuestion, *, follow_up: bool = False) -> tuple[str, str]:
     """A plain (lead-in, question) about one planned claim, with no model."""
     table = _FOLLOW_UP_TEMPLATES if follow_up else _TEMPLATES
@@ -600,6 +616,9 @@ class Audience:
         self._plans_by_text: dict[str, PlannedQuestion] = {}
         self.candidates: list[tuple[PlannedQuestion, Question]] = []
         """Questions prepared during the talk, not asked yet."""
+        self.generation_s: list[float] = []
+        """Seconds the model took for each question it got right first time: whether a
+        follow-up can be made in time is judged from them."""
         self.system: Message = {
             "role": "system",
             "content": _SYSTEM.format(persona=options.persona_text, max_words=options.max_words),
@@ -656,10 +675,15 @@ class Audience:
             return None  # every claim so far has a candidate: wait for more talk
         asked = self.asked + [q.text for _p, q in self.candidates]
         record = _last(self._generate(plan, asked=asked))
+        self._note_time(record)
         if record.source != "llm":
             return None
         self.candidates.append((plan, record))
         return record
+
+    def _note_time(self, q: Question) -> None:
+        if q.source == "llm" and q.attempts == 1 and q.started_at and q.ready_at:
+            self.generation_s.append(q.ready_at - q.started_at)
 
     def _take_candidate(self) -> Question | None:
         """The best prepared candidate that still holds against the whole talk."""
@@ -700,7 +724,12 @@ class Audience:
         )  # fmt: skip
 
     def ask(
-        self, *, follow_up_to: Question | None = None, answer: str = "", why: str = ""
+        self,
+        *,
+        follow_up_to: Question | None = None,
+        answer: str = "",
+        why: str = "",
+        deadline: float | None = None,
     ) -> Iterator[str | Question]:
         """Generate the next question, streaming.
 
@@ -713,6 +742,8 @@ class Audience:
                 question about a new claim of the talk.
             answer: the answer that missed it (for a follow-up).
             why: why the answer did not address the question (for a follow-up).
+            deadline: time.monotonic() by which a follow-up must be ready; the model still
+                generating then gives way to the plain follow-up for the question's kind.
 
         Yields:
             Sentences to speak, as soon as each is ready (a checked lead-in first, then the
@@ -730,6 +761,7 @@ class Audience:
             self.planned.append(plan)
             for item in self._generate(plan, asked=self.asked):
                 if isinstance(item, Question):
+                    self._note_time(item)
                     self.asked.append(item.text)
                     self._plans_by_text[item.text] = plan
                 yield item
@@ -739,17 +771,22 @@ class Audience:
         missing = MISSING_TEXT[plan.kind]
         prompt = (
             f'The speaker claimed: "{plan.claim.text}"\nYou asked: "{follow_up_to.text}"\n'
-            f'The speaker answered: "{" ".join(answer.split()[:60])}"\nThe answer did not '
+            f'The speaker answered: "{" ".join(answer.split()[-30:])}"\nThe answer did not '
             f"give {missing} ({why}). Ask ONE short follow-up question that presses for "
             f"{missing}, in your manner."
         )
         _lead, fallback = fallback_for(plan, follow_up=True)
+        llm = self.llm
+        if llm is not None and deadline is not None and self.generation_s:
+            typical = statistics.median(self.generation_s)
+            if time.monotonic() + typical > deadline:
+                llm = None  # this model cannot make it in time: the plain follow-up, now
         for item in generate_question(
-            self.llm, [self.system, *self._shots, {"role": "user", "content": prompt}],
+            llm, [self.system, *self._shots, {"role": "user", "content": prompt}],
             grounding=f"{plan.claim.text} {self.transcript} {follow_up_to.text}",
             asked=[q for q in self.asked if q != follow_up_to.text], options=self.options,
             fallback=fallback, focus=plan.claim.text, kind="follow_up",
-            follow_up_to=follow_up_to, started=started, ask_kind=plan.kind,
+            follow_up_to=follow_up_to, started=started, ask_kind=plan.kind, deadline=deadline,
         ):  # fmt: skip
             if isinstance(item, Question):
                 self.asked.append(item.text)

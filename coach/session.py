@@ -46,7 +46,7 @@ from coach import SAMPLE_RATE
 from coach.analysis.answers import AnswerJudgement, judge_answer
 from coach.analysis.claims import MISSING_TEXT
 from coach.asr import AsrOptions, Transcriber
-from coach.audience import Audience, AudienceOptions, Question
+from coach.audience import Audience, AudienceOptions, Question, follow_up_lines
 from coach.errors import CoachError, OptionsError
 from coach.files import write_text_atomic
 from coach.live import LiveOptions, LiveStatus, TalkRecorder
@@ -92,6 +92,14 @@ class RehearseOptions:
     """An answer is cut off after this long, seconds."""
     min_answer_words: int = 8
     """Answers shorter than this many words do not address a question."""
+    follow_up_budget_s: float = 1.8
+    """A follow-up the LLM has not finished this many seconds after the end of the answer
+    (or by the end of the line said before it, if that is later) is replaced by the plain
+    follow-up for the question's kind, so it is heard within about 2 s."""
+    opening_wait_s: float = 0.6
+    """After the talk, a question ready within this many seconds (prepared during the
+    talk, then synthesised) is asked at once; otherwise the opening line ("Thank you for
+    the talk.") is said while it is made."""
     answer_hangover_s: float = 0.3
     """Utterance hangover inside answers, seconds: shorter than the talk's, so the last
     utterance closes, and starts transcribing, 0.9 s before the silence that ends the turn
@@ -248,7 +256,7 @@ class Models:
 
     ``llm()`` and ``speaker()`` wait for the background load. A model that fails to load is
     reported once as a warning and the session goes on without it (questions built from the
-    talk's key terms; questions shown as text); ``errors`` keeps why.
+    talk's claims; questions shown as text); ``errors`` keeps why.
     """
 
     def __init__(
@@ -670,6 +678,8 @@ class Asker(Protocol):
 
     opening: str
     """Said before the first question."""
+    opening_optional: bool
+    """Skip the opening when the first question is ready at once (the audience)."""
     closing: str
     """Said after the last answer."""
     no_answer: str
@@ -685,8 +695,11 @@ class Asker(Protocol):
         """Judge the answer; fills ``exchange.judgement`` (and ``feedback``)."""
         ...
 
-    def follow_up(self, exchange: Exchange, verdict: Verdict) -> Iterator[str | Question]:
-        """Stream a follow-up: sentences, then the :class:`Question` record."""
+    def follow_up(
+        self, exchange: Exchange, verdict: Verdict, deadline: float | None = None
+    ) -> Iterator[str | Question]:
+        """Stream a follow-up: sentences, then the :class:`Question` record; a model not
+        done by ``deadline`` (time.monotonic()) gives way to a plain follow-up."""
         ...
 
     def respond(self, exchange: Exchange) -> Callable[[], Iterator[str]] | None:
@@ -700,6 +713,8 @@ class AudienceAsker:
     topic, or only part of it) gets one follow-up that names what it left out."""
 
     opening = ACK_AFTER_TALK
+    opening_optional = True
+    """The opening is said only while the first question is not ready yet."""
     closing = CLOSING
     no_answer = ACK_NO_ANSWER
 
@@ -710,7 +725,7 @@ class AudienceAsker:
         self._asked = 0
         self._acks = 0
         self.lines = ACKS + tuple(press_line("partial", m) for m in MISSING_TEXT.values()) + (
-            press_line("off_topic", ""),)  # fmt: skip
+            press_line("off_topic", ""), *follow_up_lines())  # fmt: skip
 
     def next_question(self) -> Question | None:
         if self._asked >= self.n:
@@ -731,9 +746,12 @@ class AudienceAsker:
         press = press_line(j.verdict, self.audience.missing(q))
         return Verdict(j.addressed, not j.addressed and j.words > 0, ack, j.reason, press)
 
-    def follow_up(self, exchange: Exchange, verdict: Verdict) -> Iterator[str | Question]:
+    def follow_up(
+        self, exchange: Exchange, verdict: Verdict, deadline: float | None = None
+    ) -> Iterator[str | Question]:
         answer = exchange.answer.transcript if exchange.answer else ""
-        return self.audience.ask(follow_up_to=exchange.question, answer=answer, why=verdict.reason)
+        return self.audience.ask(follow_up_to=exchange.question, answer=answer,
+                                 why=verdict.reason, deadline=deadline)  # fmt: skip
 
     def respond(self, exchange: Exchange) -> Callable[[], Iterator[str]] | None:
         return None
@@ -783,6 +801,8 @@ class Conversation:
         self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="coach-llm")
         self.speaker: Speaker | None = None
         """The voice, once the questions start (None: none loaded, speech as text only)."""
+        self._speech: dict[str, list[SpeechChunk]] = {}
+        """Questions synthesised in advance (prepared during the talk), by spoken text."""
 
     def now(self) -> float:
         """Seconds since the session started."""
@@ -859,10 +879,15 @@ class Conversation:
     ) -> None:
         """The question-and-answer loop; see the module docstring for the timing tricks."""
         res = self.result
-        if self.speaker is not None:
-            self._pool.submit(self._synthesise, asker.lines)
         upcoming: concurrent.futures.Future[_Reply | None] | None = self._prepare(asker)
-        self._speak_ack(asker.opening, timing)
+        if self.speaker is not None:  # after the first question: it may be ready at once
+            self._pool.submit(self._synthesise, asker.lines)
+        try:  # a question prepared in advance is asked at once; else the opening fills in
+            if not asker.opening_optional:
+                raise concurrent.futures.TimeoutError
+            upcoming.result(timeout=self.options.opening_wait_s)
+        except concurrent.futures.TimeoutError:
+            self._speak_ack(asker.opening, timing)
         if after_opening is not None:
             after_opening()
         reply = self._await(upcoming, timing)  # type: ignore[arg-type]
@@ -926,7 +951,9 @@ class Conversation:
             if question is None:
                 return None
             speaker = self.speaker
-            chunks = list(speaker.speak(question.spoken_text)) if speaker is not None else None
+            chunks = self._speech.pop(question.spoken_text, None)  # synthesised in advance
+            if chunks is None and speaker is not None:
+                chunks = list(speaker.speak(question.spoken_text))
             return _Reply(question, chunks)
 
         return self._pool.submit(job)
@@ -948,9 +975,14 @@ class Conversation:
         self, asker: Asker, exchange: Exchange, verdict: Verdict, timing: TurnTiming
     ) -> _Reply:
         """Press, then stream the follow-up into speech as it is generated."""
-        self._speak_ack(verdict.press or verdict.ack, timing)
+        press_end = self._speak_ack(verdict.press or verdict.ack, timing)
+        # the follow-up is wanted by the time the press line has been heard, and within
+        # the budget after the decision; a slower model gives way to a plain follow-up
+        decided = self.t0 + (timing.decided_s or self.now())
+        budget_end = decided + self.options.follow_up_budget_s
+        deadline = max(budget_end, self.t0 + press_end) if press_end is not None else budget_end
         record: Question | None = None
-        for item in _in_thread(self._pool, lambda: asker.follow_up(exchange, verdict)):
+        for item in _in_thread(self._pool, lambda: asker.follow_up(exchange, verdict, deadline)):
             if isinstance(item, Question):
                 record = item
                 break
@@ -988,11 +1020,16 @@ class Conversation:
         timing.question_audio_s = self._speak(text, reply.chunks)
         self.events.say(self.who, text)
 
-    def _speak_ack(self, text: str, timing: TurnTiming) -> None:
-        t = self._speak(text, self.models.acks.get(text))
+    def _speak_ack(self, text: str, timing: TurnTiming) -> float | None:
+        """Say a fixed line; returns when it will have been heard, session seconds."""
+        chunks = self.models.acks.get(text)
+        t = self._speak(text, chunks)
         if timing.first_audio_s is None:
             timing.first_audio_s = t
         self.events.say(self.who, text)
+        if t is None or chunks is None:
+            return t
+        return t + sum(c.duration_s for c in chunks)
 
     def _speak(self, text: str, chunks: list[SpeechChunk] | None = None) -> float | None:
         """Speak ``text`` (or its ``chunks`` synthesised in advance); returns when its first
@@ -1115,8 +1152,15 @@ class Rehearsal(Conversation):
         self._prep_heard = heard
         if self._audience is None:
             self._audience = Audience(llm, "", self.options.audience)
-        self._prep = self._pool.submit(self._audience.prepare, recorder.transcript_so_far(),
-                                       limit=2 * self.options.questions + 1)  # fmt: skip
+        audience, text = self._audience, recorder.transcript_so_far()
+
+        def job() -> None:  # a candidate, and its speech, made while the talk goes on
+            q = audience.prepare(text, limit=2 * self.options.questions + 1)
+            speaker = self.models.speaker()
+            if q is not None and speaker is not None:
+                self._speech[q.spoken_text] = list(speaker.speak(q.spoken_text))
+
+        self._prep = self._pool.submit(job)
 
     def _end_preparation(self) -> None:
         """Wait for a candidate still being generated (one question at most)."""

@@ -165,6 +165,9 @@ def _persona_key(persona: str) -> str:
 class Interviewer:
     """An :class:`coach.session.Asker` that runs a planned interview (see the module doc)."""
 
+    opening_optional = False
+    """The interviewer always greets the candidate first."""
+
     def __init__(
         self,
         llm: ChatModel | None,
@@ -303,7 +306,9 @@ class Interviewer:
         self._missed[q.text] = gap
         return Verdict(not vague, wants, ack, reasons, press)
 
-    def follow_up(self, exchange: Exchange, verdict: Verdict) -> Iterator[str | Question]:
+    def follow_up(
+        self, exchange: Exchange, verdict: Verdict, deadline: float | None = None
+    ) -> Iterator[str | Question]:
         """A pointed follow-up: the LLM in the persona's manner, else the bank's own."""
         q = exchange.question
         bq = self._planned.get(q.text)
@@ -324,6 +329,7 @@ class Interviewer:
             options=self.check_options, fallback=fallback, focus=q.focus, kind="follow_up",
             follow_up_to=q, stage=q.stage,
             extra_check=lambda said: check_adapted(said, "you"),  # a follow-up speaks to them
+            deadline=deadline,
         )  # fmt: skip
 
     def respond(self, exchange: Exchange) -> Callable[[], Iterator[str]] | None:

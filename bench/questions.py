@@ -1,0 +1,296 @@
+"""Audience question quality, judged blind: coach's audience against a plain prompt.
+
+Three stages, each re-runnable:
+
+``transcribe``
+    Each talk in ``bench/data/talks/{dev,test}/`` is spoken by Piper and heard by coach's
+    recogniser (tiny.en), so the questions are asked about what coach would really hear
+    (numbers as digits, a word misheard here and there). Transcripts are kept in
+    ``bench/data/talks/heard/``.
+``generate``
+    For each model (``--llm``), talk and persona (curious, skeptical, expert, and a
+    described one), coach's audience asks ``--per-persona`` questions. In the same run and
+    with the same model, threads and decoding, the *baseline* asks as many: what a user
+    would do instead, a chat prompt with the whole talk ("You are <persona> ... ask one
+    question"). Every question goes into a review file per talk, in shuffled order with
+    an id and no sign of which system or model asked it (the key is kept apart in
+    ``key.jsonl``). Also records seconds per question and peak memory per model.
+``score``
+    Reads the blind reviewers' verdicts (``verdicts/*.jsonl``: id, verdict, persona
+    guess) and writes ``bench/results/questions.json``: the acceptable share per split,
+    system, model and persona, and how often the reviewer recognised the persona.
+
+The reviewer sees only the talk, the questions and the rubric (``RUBRIC.md``); never the
+code, the prompts or the product's checks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from results import peak_rss_mb, write_results  # noqa: E402
+
+TALKS = ROOT / "bench" / "data" / "talks"
+HEARD = TALKS / "heard"
+OUT = ROOT / "bench" / "results" / "questions"
+PERSONAS = ("curious", "skeptical", "expert", "described")
+DESCRIBED = "a local business owner who worries about what this will cost and who pays"
+
+RUBRIC = """# Rubric for audience questions
+
+You see a talk (what the speaker said) and questions an audience member asked after it.
+Judge each question on its own.
+
+ACCEPTABLE only if all four hold:
+1. It is one natural, grammatical English question (a short lead-in sentence before it
+   is fine; two questions joined by "and" about the same point are fine).
+2. It is about a specific point of the talk, and represents that point correctly (no
+   misquoted numbers, no claim the talk did not make, no reversed meaning).
+3. It does not ask for a fact the talk stated plainly (asking for more detail than the
+   talk gave is fine).
+4. A thoughtful real audience member might plausibly ask it.
+
+Otherwise NOT_ACCEPTABLE, with the number of the first rule it breaks.
+
+Also say which listener the question sounds most like: "curious" (wants examples,
+applications, what happens next), "skeptical" (doubts the claim, asks for evidence,
+raises objections or costs), "expert" (asks about method, measurement, limits), or
+"unclear".
+"""
+
+
+def talk_files(split: str) -> list[Path]:
+    return sorted((TALKS / split).glob("*.md"))
+
+
+def talk_text(path: Path) -> str:
+    lines = path.read_text().splitlines()
+    return " ".join(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
+def transcribe(force: bool) -> None:
+    """Speak every talk with Piper, hear it with tiny.en, keep the transcript."""
+    import numpy as np
+    import soundfile as sf
+
+    from coach.asr import Transcriber
+    from coach.score import ScoreOptions, score_file
+    from coach.tts import Speaker
+
+    HEARD.mkdir(parents=True, exist_ok=True)
+    speaker = Speaker.load()
+    transcriber = Transcriber.load()
+    for split in ("dev", "test"):
+        for path in talk_files(split):
+            out = HEARD / f"{path.stem}.txt"
+            if out.exists() and not force:
+                continue
+            chunks = list(speaker.speak(talk_text(path)))
+            rate = chunks[0].sample_rate_hz
+            audio = np.concatenate([c.samples for c in chunks])
+            with tempfile.TemporaryDirectory() as tmp:
+                wav = Path(tmp) / "talk.wav"
+                sf.write(wav, audio, rate)
+                report = score_file(wav, transcriber, ScoreOptions())
+            out.write_text(report.transcript.strip() + "\n")
+            print(f"{path.stem}: {len(report.transcript.split())} words heard", flush=True)
+
+
+def baseline_questions(llm, talk: str, persona_text: str, n: int) -> list[tuple[str, float]]:  # type: ignore[no-untyped-def]
+    """What a user would run instead: the same model asked plainly, with the whole talk."""
+    out: list[tuple[str, float]] = []
+    for _ in range(n):
+        earlier = "".join(f"\n- {q}" for q, _t in out)
+        prompt = (
+            f"Here is a talk I just gave:\n\n{talk}\n\nYou are {persona_text} in the "
+            "audience. Ask me one question about the talk."
+            + (f" Do not repeat these questions:{earlier}" if earlier else "")
+        )
+        t0 = time.perf_counter()
+        reply = llm.complete([{"role": "user", "content": prompt}], max_tokens=80)
+        text = " ".join(reply.split())
+        m = re.search(r"[^?]*\?", text)  # the first question, as a user would read it
+        out.append(((m.group(0).strip() if m else text), time.perf_counter() - t0))
+    return out
+
+
+def generate_one(model: str, per_persona: int) -> None:
+    """One model's questions (its own process, so its peak memory is its own)."""
+    from coach.audience import PERSONAS as BUILTIN
+    from coach.audience import Audience, AudienceOptions
+    from coach.llm import ChatModel, LlmOptions
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    llm = ChatModel.load(LlmOptions(model=model))
+    load_s = time.perf_counter() - t0
+    times: dict[str, list[float]] = {"coach": [], "baseline": []}
+    sources: dict[str, int] = defaultdict(int)
+    items: list[dict] = []
+    for split in ("dev", "test"):
+        for path in talk_files(split):
+            heard = (HEARD / f"{path.stem}.txt").read_text().strip()
+            for persona in PERSONAS:
+                p_opt = DESCRIBED if persona == "described" else persona
+                audience = Audience(llm, heard, AudienceOptions(persona=p_opt))
+                for q in audience.questions(per_persona):
+                    dt = (q.ready_at or 0) - (q.started_at or 0)
+                    times["coach"].append(dt)
+                    sources[q.source] += 1
+                    items.append({
+                        "split": split, "talk": path.stem, "system": "coach",
+                        "model": model, "persona": persona, "question": q.spoken_text,
+                        "source": q.source, "ask_kind": q.ask_kind, "seconds": round(dt, 2),
+                        "rejected": q.rejected,
+                    })  # fmt: skip
+                persona_text = BUILTIN.get(p_opt, p_opt)
+                for text, dt in baseline_questions(llm, heard, persona_text, per_persona):
+                    times["baseline"].append(dt)
+                    items.append({
+                        "split": split, "talk": path.stem, "system": "baseline",
+                        "model": model, "persona": persona, "question": text,
+                        "source": "llm", "ask_kind": "", "seconds": round(dt, 2),
+                    })  # fmt: skip
+            print(f"{model} {path.stem}: done", flush=True)
+    perf = {
+        "load_s": round(load_s, 2),
+        "peak_rss_mb": peak_rss_mb(),
+        "sources": dict(sources),
+        **{f"{sys_}_s_p50": round(statistics.median(v), 2) for sys_, v in times.items() if v},
+        **{
+            f"{sys_}_s_p95": round(sorted(v)[int(0.95 * (len(v) - 1))], 2)
+            for sys_, v in times.items()
+            if v
+        },  # fmt: skip
+    }
+    with (OUT / f"gen_{model}.jsonl").open("w") as f:
+        f.write(json.dumps({"perf": perf}) + "\n")
+        for item in items:
+            f.write(json.dumps(item, ensure_ascii=False) + "\n")
+    print(json.dumps(perf, indent=2))
+
+
+def generate(models: list[str], per_persona: int, seed: int) -> None:
+    """Each model in its own process, then the shuffled review files and the key."""
+    import subprocess
+
+    for model in models:
+        subprocess.run([sys.executable, __file__, "_one", "--llm", model,
+                        "--per-persona", str(per_persona)], check=True)  # fmt: skip
+    build_reviews(seed)
+
+
+def build_reviews(seed: int) -> None:
+    rng = random.Random(seed)
+    by_talk: dict[str, list[dict]] = defaultdict(list)
+    perf: dict[str, dict] = {}
+    for path in sorted(OUT.glob("gen_*.jsonl")):
+        lines = [json.loads(line) for line in path.open() if line.strip()]
+        perf[path.stem[4:]] = lines[0]["perf"]
+        for item in lines[1:]:
+            by_talk[item["talk"]].append(item)
+    (OUT / "RUBRIC.md").write_text(RUBRIC)
+    key: list[dict] = []
+    n = 0
+    for stem, items in sorted(by_talk.items()):
+        rng.shuffle(items)
+        path = TALKS / items[0]["split"] / f"{stem}.md"
+        lines = [f"# Talk {stem}", "", talk_text(path), "", "## Questions", ""]
+        for item in items:
+            n += 1
+            item["id"] = f"q{n:04d}"
+            key.append(item)
+            lines.append(f"- {item['id']}: {item['question']}")
+        (OUT / f"review_{stem}.md").write_text("\n".join(lines) + "\n")
+    with (OUT / "key.jsonl").open("w") as f:
+        for item in key:
+            f.write(json.dumps(item, ensure_ascii=False) + "\n")
+    (OUT / "generation.json").write_text(json.dumps(perf, indent=2) + "\n")
+
+
+def score_verdicts(out: Path, name: str, *, group_by: str = "talk") -> int:
+    """Join the blind verdicts with the key and write ``bench/results/NAME.json``.
+
+    A verdict counts only for the very question it judged (a new run asks new ones), so
+    stale verdicts are left out and reported as unjudged.
+    """
+    key = [json.loads(line) for line in (out / "key.jsonl").open() if line.strip()]
+    verdicts: dict[str, dict] = {}
+    for path in sorted((out / "verdicts").glob("*.jsonl")):
+        for line in path.open():
+            if line.strip():
+                v = json.loads(line)
+                verdicts[v["id"]] = v
+    groups: dict[tuple, list[bool]] = defaultdict(list)
+    persona_hits: dict[tuple, list[bool]] = defaultdict(list)
+    rules: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    unjudged = 0
+    for item in key:
+        v = verdicts.get(item["id"])
+        if v is None or v.get("question", item["question"]) != item["question"]:
+            unjudged += 1
+            continue
+        ok = v["verdict"].upper() == "ACCEPTABLE"
+        for persona in (item["persona"], "all"):
+            g = (item["split"], item["system"], item["model"], persona)
+            groups[g].append(ok)
+            if not ok:
+                rules[g][str(v.get("rule", "?"))] += 1
+            if item["persona"] in ("curious", "skeptical", "expert") and "sounds_like" in v:
+                persona_hits[g].append(v.get("sounds_like") == item["persona"])
+    if unjudged:
+        print(f"{unjudged} questions have no verdict for their exact words yet", file=sys.stderr)
+    figures: dict[str, dict] = {}
+    print(f"{'split':5} {'system':8} {'model':28} {'persona':10} acceptable   persona recognised")
+    for g in sorted(groups):
+        oks = groups[g]
+        hits = persona_hits.get(g, [])
+        figures["/".join(g)] = {
+            "questions": len(oks), "acceptable": sum(oks),
+            "acceptable_share": round(sum(oks) / len(oks), 3),
+            "persona_recognised_share": round(sum(hits) / len(hits), 3) if hits else None,
+            "not_acceptable_by_rule": dict(rules[g]),
+        }  # fmt: skip
+        pr = f"{sum(hits)}/{len(hits)}" if hits else "-"
+        print(f"{g[0]:5} {g[1]:8} {g[2]:28} {g[3]:10} {sum(oks):3}/{len(oks):<3} "
+              f"{sum(oks) / len(oks):5.0%}   {pr}")  # fmt: skip
+    gen = json.loads((out / "generation.json").read_text())
+    path = write_results(name, {"groups": figures, "generation": gen, "unjudged": unjudged})
+    print(f"figures written to {path.relative_to(ROOT)}")
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("stage", choices=("transcribe", "generate", "score", "all", "_one"))
+    models = ["qwen2.5-coder-0.5b-instruct", "qwen2.5-coder-1.5b-instruct"]
+    ap.add_argument("--llm", nargs="+", default=models)
+    ap.add_argument("--per-persona", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=12)
+    ap.add_argument("--force", action="store_true", help="transcribe again")
+    args = ap.parse_args()
+    if args.stage == "_one":
+        generate_one(args.llm[0], args.per_persona)
+        return 0
+    if args.stage in ("transcribe", "all"):
+        transcribe(args.force)
+    if args.stage in ("generate", "all"):
+        generate(args.llm, args.per_persona, args.seed)
+    if args.stage in ("score", "all"):
+        return score_verdicts(OUT, "questions")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

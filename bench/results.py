@@ -1,0 +1,60 @@
+"""Every bench writes its figures to ``bench/results/NAME.json``: date, commit, machine and
+figures, so each published figure can be traced to the run that produced it and re-run."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import platform
+import subprocess
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def _commit() -> str:
+    root = Path(__file__).resolve().parent.parent
+    try:
+        sha = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, check=True,
+                             capture_output=True, text=True).stdout.strip()  # fmt: skip
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=root, capture_output=True, text=True).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return sha + ("+changes" if dirty else "")
+
+
+def machine() -> dict[str, Any]:
+    """What the figures were measured on."""
+    mem_gb = None
+    try:
+        pages = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        mem_gb = round(pages / 2**30, 1)
+    except (ValueError, OSError, AttributeError):
+        pass
+    return {"cpus": os.cpu_count(), "memory_gb": mem_gb, "platform": platform.platform(),
+            "python": platform.python_version(), "processor": platform.machine()}  # fmt: skip
+
+
+def write_results(name: str, figures: dict[str, Any]) -> Path:
+    """Write ``bench/results/NAME.json`` and return its path."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    doc = {
+        "bench": name,
+        "date": dt.datetime.now().isoformat(timespec="seconds"),
+        "commit": _commit(),
+        "machine": machine(),
+        "figures": figures,
+    }
+    path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    return path
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process so far, MB."""
+    import resource
+
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
