@@ -24,8 +24,8 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import statistics
 import re
+import statistics
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
