@@ -26,6 +26,7 @@ import json
 import math
 import re
 import statistics
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -302,6 +303,7 @@ def generate_question(
     fallback_lead_in: str = "",
     ask_kind: str = "",
     deadline: float | None = None,
+    cancel: threading.Event | None = None,
 ) -> Iterator[str | Question]:
     """Generate one checked question, streaming; the engine under every asking role.
 
@@ -317,7 +319,8 @@ def generate_question(
     are said in words (:func:`coach.analysis.claims.spoken_numbers`). When the fallback is
     used and no lead-in was spoken yet, ``fallback_lead_in`` is said before it. A model
     still generating at ``deadline`` (time.monotonic()) is stopped and the fallback used
-    at once: a follow-up must be heard within a beat of the reply before it.
+    at once: a follow-up must be heard within a beat of the reply before it. Setting
+    ``cancel`` stops the model at its next token, the same way.
 
     Yields:
         Sentences to speak as they are ready, and last the :class:`Question` record.
@@ -332,7 +335,8 @@ def generate_question(
             attempts += 1
             question = ""
             reason: str | None = "empty"
-            pieces = _attempt(llm, messages, attempt, first_token, grounding, options, deadline)
+            pieces = _attempt(llm, messages, attempt, first_token, grounding, options, deadline,
+                              cancel)  # fmt: skip
             for kind_, text in pieces:
                 text = spoken_numbers(text)
                 if kind_ == "lead_in":
@@ -354,7 +358,9 @@ def generate_question(
                                time.monotonic(), stage, ask_kind)  # fmt: skip
                 return
             rejected.append(f"{reason}: {question!r}")
-            if deadline is not None and time.monotonic() >= deadline:
+            if (deadline is not None and time.monotonic() >= deadline) or (
+                cancel is not None and cancel.is_set()
+            ):
                 break  # no time for a retry
     if not lead_in and fallback_lead_in:
         lead_in = fallback_lead_in
@@ -374,6 +380,7 @@ def _attempt(
     grounding: str,
     options: AudienceOptions,
     deadline: float | None = None,
+    cancel: threading.Event | None = None,
 ) -> Iterator[tuple[str, str]]:
     """One generation: ("lead_in", sentence) for an acceptable statement before the
     question, then ("question", text) with the rest (checked by the caller)."""
@@ -387,7 +394,9 @@ def _attempt(
         for piece in raw:
             if not first_token:
                 first_token.append(time.monotonic())
-            if deadline is not None and time.monotonic() > deadline:
+            if (deadline is not None and time.monotonic() > deadline) or (
+                cancel is not None and cancel.is_set()
+            ):
                 return  # too late: what came so far is judged as it is (usually cut)
             yield piece
 
@@ -616,6 +625,8 @@ class Audience:
         self._plans_by_text: dict[str, PlannedQuestion] = {}
         self.candidates: list[tuple[PlannedQuestion, Question]] = []
         """Questions prepared during the talk, not asked yet."""
+        self.stop_preparing = threading.Event()
+        """Set when the talk ends: a candidate still being generated stops at once."""
         self.generation_s: list[float] = []
         """Seconds the model took for each question it got right first time: whether a
         follow-up can be made in time is judged from them."""
@@ -674,7 +685,7 @@ class Audience:
         if any(p.claim.text == plan.claim.text for p in taken):
             return None  # every claim so far has a candidate: wait for more talk
         asked = self.asked + [q.text for _p, q in self.candidates]
-        record = _last(self._generate(plan, asked=asked))
+        record = _last(self._generate(plan, asked=asked, cancel=self.stop_preparing))
         self._note_time(record)
         if record.source != "llm":
             return None
@@ -708,7 +719,9 @@ class Audience:
         self._plans_by_text[q.text] = plan
         return q
 
-    def _generate(self, plan: PlannedQuestion, *, asked: list[str]) -> Iterator[str | Question]:
+    def _generate(
+        self, plan: PlannedQuestion, *, asked: list[str], cancel: threading.Event | None = None
+    ) -> Iterator[str | Question]:
         lead, fallback = fallback_for(plan)
         prompt = _user_prompt(plan.claim.text, plan.kind, heard=self.heard[-1:])
         claim_text = plan.claim.text
@@ -716,7 +729,7 @@ class Audience:
             self.llm, [self.system, *self._shots, {"role": "user", "content": prompt}],
             grounding=f"{claim_text} {self.transcript}", asked=asked, options=self.options,
             fallback=fallback, fallback_lead_in=lead, focus=claim_text, kind="question",
-            ask_kind=plan.kind,
+            ask_kind=plan.kind, cancel=cancel,
             question_check=lambda said: (
                 check_not_stated(said, self.transcript) or check_faithful(said, claim_text)
                 or check_recital(said, claim_text)

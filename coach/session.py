@@ -856,7 +856,12 @@ class Conversation:
         res = self.result
         res.models = self.models.names()
         self.folder.write_json("report.json", res.to_dict())
-        if pages and (res.talk is not None or res.exchanges):
+        if pages:
+            self._write_pages(res)
+
+    def _write_pages(self, res: SessionResult) -> None:
+        """The HTML and Markdown reports of ``res``."""
+        if res.talk is not None or res.exchanges:
             from coach.render.session import session_html, session_markdown
 
             self.folder.write_text("report.html", session_html(res))
@@ -874,9 +879,7 @@ class Conversation:
 
     # -- questions and answers -------------------------------------------------------------
 
-    def _qa(
-        self, asker: Asker, timing: TurnTiming, *, after_opening: Callable[[], None] | None = None
-    ) -> None:
+    def _qa(self, asker: Asker, timing: TurnTiming) -> None:
         """The question-and-answer loop; see the module docstring for the timing tricks."""
         res = self.result
         upcoming: concurrent.futures.Future[_Reply | None] | None = self._prepare(asker)
@@ -888,8 +891,6 @@ class Conversation:
             upcoming.result(timeout=self.options.opening_wait_s)
         except concurrent.futures.TimeoutError:
             self._speak_ack(asker.opening, timing)
-        if after_opening is not None:
-            after_opening()
         reply = self._await(upcoming, timing)  # type: ignore[arg-type]
         upcoming = None
         answer_index = 0
@@ -1166,6 +1167,8 @@ class Rehearsal(Conversation):
         """Wait for a candidate still being generated (one question at most)."""
         if self._prep is None:
             return
+        if self._audience is not None:
+            self._audience.stop_preparing.set()
         try:
             self._prep.result()
         except CoachError as exc:
@@ -1184,7 +1187,16 @@ class Rehearsal(Conversation):
         asker = AudienceAsker(audience, self.options.questions,
                               min_words=self.options.min_answer_words)  # fmt: skip
         # the talk's HTML report is written while the first question is made
-        self._qa(asker, self._talk_timing, after_opening=lambda: self._save(pages=True))
+        # the talk's HTML and Markdown pages (charts: about 1.5 s) are written beside the
+        # questions, from a copy holding the talk only; the final pages replace them
+        talk_only = dataclasses.replace(self.result, exchanges=[], timings=[])
+        pages = threading.Thread(target=self._write_pages, args=(talk_only,),
+                                 name="coach-pages")  # fmt: skip
+        pages.start()
+        try:
+            self._qa(asker, self._talk_timing)
+        finally:
+            pages.join()
 
     # -- the talk --------------------------------------------------------------------------
 
