@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from coach.analysis.answers import STOP_WORDS
 from coach.analysis.claims import (
-    ASK_KIND_TEXT,
+    ASK_KIND_LABEL,
     MISSING_TEXT,
     Claim,
     PlannedQuestion,
@@ -458,6 +458,15 @@ _FEW_SHOT: tuple[tuple[str, str, str], ...] = (
      "it?"),
     ("Our survey found that most tenants want a shared garden.", "method",
      "How many tenants answered the survey, and how were they chosen?"),
+    ("The museum will open late on Thursdays from the spring, if the trial goes well.",
+     "next_steps", "Who decides whether the trial went well, and what would count as "
+     "success?"),
+    ("Patients now wait forty minutes less since we added a triage nurse.", "limits",
+     "Does that hold on the busiest nights too, or only when the ward is quiet?"),
+    ("We switched to a four-day week for the design team in March.", "example",
+     "What did a typical week look like for one designer after the switch?"),
+    ("The new rota is fairer for part-time staff.", "clarification",
+     "Fairer in what way: fewer weekend shifts, or more say over them?"),
 )  # fmt: skip
 """Worked examples shown to the model before each question (topics far from any talk)."""
 
@@ -829,7 +838,7 @@ def _last(items: Iterable[str | Question]) -> Question:
 
 
 def _user_prompt(claim: str, kind: str, *, heard: Sequence[tuple[str, str]] = ()) -> str:
-    text = f'The speaker claimed: "{claim}"\nKind of question: {ASK_KIND_TEXT[kind]}.'
+    text = f'The speaker said: "{claim}"\nAsk about: {ASK_KIND_LABEL[kind]}'
     if heard:
         q, a = heard[-1]
         text = (f'Earlier you asked: "{q}" and the speaker answered: '

@@ -39,6 +39,13 @@ TALK = (
         ("We had 300 students at 845.", "We had three hundred students at eight forty-five."),
         ("A 1,250 page report.", "A one thousand two hundred fifty page report."),
         ("No numbers here.", "No numbers here."),
+        # as tiny.en writes them
+        ("Our school started 845 instead of 730.", "Our school started eight forty-five "
+         "instead of seven thirty."),
+        ("An extra $200 ,000 a year.", "An extra two hundred thousand dollars a year."),
+        ("Some 2 -3rds of students.", "Some two-thirds of students."),
+        ("The shop opens at 9 and 1200 people came.", "The shop opens at nine and one "
+         "thousand two hundred people came."),
     ],
 )  # fmt: skip
 def test_numbers_are_said_as_a_speaker_would(text: str, said: str) -> None:

@@ -53,6 +53,20 @@ ASK_KIND_TEXT: dict[str, str] = {
 }
 """What each kind of question does, as the model is told."""
 
+ASK_KIND_LABEL: dict[str, str] = {
+    "evidence": "the evidence behind it",
+    "objection": "a doubt or counter-argument",
+    "transfer": "whether it holds elsewhere",
+    "cost": "its cost or a side effect",
+    "next_steps": "what happens next",
+    "clarification": "what exactly is meant",
+    "example": "a concrete example",
+    "method": "how it was done or measured",
+    "limits": "where it stops holding",
+}
+"""Each kind of question in a few words, as the model's prompt names it (short enough
+that the model does not copy it into the question)."""
+
 MISSING_TEXT: dict[str, str] = {
     "evidence": "what it rests on",
     "objection": "the objection itself",
@@ -195,6 +209,29 @@ _NUMBER_RE = re.compile(
     r"(?P<colon>:\d\d)?(?P<ord>st|nd|rd|th)?(?P<pct>\s?%)?"
     r"(?P<scale>\s+(?:thousand|million|billion|trillion))?"
 )
+_CLOCK_CUES = re.compile(
+    r"\b(start|starts|started|starting|begin|begins|began|open|opens|opened|close|closes|"
+    r"closed|bell|wake|o'clock|a\.?m\.?|p\.?m\.?)\b",
+    re.I,
+)
+"""Words that make a bare 3-4 digit number a clock time ("started 845 instead of 730")."""
+
+
+_AFTER_TIME = (
+    r"\s*(?:$|[^\w\s]|(?:instead|and|or|to|until|till|in|on|every|each|then|rather|sharp|"
+    r"start|starts|bell|shift)\b)"
+)
+"""What may follow a bare number for it to be read as a time (not "845 parents")."""
+
+
+def _fraction_words(num: int, den: int) -> str:
+    names = {2: "half", 3: "third", 4: "quarter", 5: "fifth", 8: "eighth", 10: "tenth"}
+    name = names.get(den, _ordinal_words(den))
+    if name == "half":
+        return "one half" if num == 1 else f"{number_words(num)} halves"
+    return f"{number_words(num)}-{name}" + ("s" if num > 1 else "")
+
+
 _YEAR_BEFORE = re.compile(r"\b(in|since|by|until|from|of|to|before|after|during|year)\s+$", re.I)
 _TIME_BEFORE = re.compile(r"\b(at|by|until|from|before|after|around|till)\s+$", re.I)
 _CURRENCY = {"$": "dollars", "£": "pounds", "€": "euros"}
@@ -208,6 +245,12 @@ def spoken_numbers(text: str) -> str:
     point four million dollars"; "40%" is "forty percent"; "3rd" is "third"; anything
     else is a plain number ("900" -> "nine hundred").
     """
+
+    # Whisper's spacing of numbers: "$200 ,000", "2 -3rds"
+    text = re.sub(r"(\d) ,(\d{3})\b", r"\1,\2", text)
+    text = re.sub(r"\b(\d) -(\d+)(?:st|nd|rd|th)s\b",
+                  lambda m: _fraction_words(int(m.group(1)), int(m.group(2))), text)  # fmt: skip
+    clock_words = bool(_CLOCK_CUES.search(text))
 
     def is_time(m: re.Match[str]) -> bool:
         n = m.group("num")
@@ -243,7 +286,7 @@ def spoken_numbers(text: str) -> str:
             timeish = (
                 re.match(_TIME_AFTER, after)
                 or _TIME_BEFORE.search(before)
-                or (time_context and not re.match(r"\s*[a-z]", after))
+                or ((time_context or clock_words) and re.match(_AFTER_TIME, after))
             )
             if timeish and 100 <= n <= 1259 and n % 100 < 60 and 1 <= n // 100 <= 12:
                 return _time_words(n // 100, n % 100)
