@@ -471,11 +471,12 @@ _FEW_SHOT: tuple[tuple[str, str, str], ...] = (
 """Worked examples shown to the model before each question (topics far from any talk)."""
 
 _SYSTEM = (
-    "You are {persona}, in the audience of a talk. You will be given one claim the "
-    "speaker made and the kind of question to ask about it. Reply with ONE short, natural "
-    "question (under {max_words} words) that you would ask out loud about that claim. "
-    'Speak to the speaker as "you". Do not ask for anything the claim already states. '
-    "Never answer the question. Reply with the question only."
+    "You are {persona}, in the audience of a talk. You will be given one thing the "
+    "speaker said and what to ask about it. Reply with ONE short, natural question (under "
+    "{max_words} words) about that one point, using its words, that you would ask out "
+    'loud. Ask about one thing only. Speak to the speaker as "you". Do not ask for '
+    "anything the speaker already said. Never answer the question. Reply with the question "
+    "only."
 )
 
 _TEMPLATES: dict[str, str] = {
@@ -616,6 +617,28 @@ def check_recital(question: str, claim: str, *, run: int = 10) -> str | None:
     return None
 
 
+_TWO_QUESTIONS = re.compile(
+    r",?\s+(?:and|or)\s+(?:what|how|why|who|when|where|which|is|are|was|were|does|do|did|"
+    r"will|would|can|could|should|has|have)\b", re.I)  # fmt: skip
+
+
+def check_one_question(question: str) -> str | None:
+    """Why a question is two questions joined ("What will it cost, and how will it affect
+    the team?"), or None (pure)."""
+    if _TWO_QUESTIONS.search(question):
+        return "two questions joined"
+    return None
+
+
+def check_on_claim(question: str, claim: str, transcript: str) -> str | None:
+    """Why a question strays from the claim it was asked about to another point of the
+    talk, or None (pure): it uses topic words of the talk but none of the claim's."""
+    words = _content(question)
+    if not words & _content(claim) and words & _content(transcript):
+        return "about another point of the talk"
+    return None
+
+
 class Audience:
     """Asks questions about one talk; see the module docstring."""
 
@@ -701,6 +724,15 @@ class Audience:
         self.candidates.append((plan, record))
         return record
 
+    def _before(self, claim: Claim) -> str:
+        """The sentence before a claim that leans on it ("That cost us sixty hours.")."""
+        if not re.match(r"^(that|this|it|these|those|they|so|which|but|and)\b", claim.text, re.I):
+            return ""
+        sentences = talk_sentences(self.transcript)
+        return (
+            spoken_numbers(sentences[claim.index - 1]) if 0 < claim.index <= len(sentences) else ""
+        )
+
     def _note_time(self, q: Question) -> None:
         if q.source == "llm" and q.attempts == 1 and q.started_at and q.ready_at:
             self.generation_s.append(q.ready_at - q.started_at)
@@ -732,7 +764,8 @@ class Audience:
         self, plan: PlannedQuestion, *, asked: list[str], cancel: threading.Event | None = None
     ) -> Iterator[str | Question]:
         lead, fallback = fallback_for(plan)
-        prompt = _user_prompt(plan.claim.text, plan.kind, heard=self.heard[-1:])
+        prompt = _user_prompt(plan.claim.text, plan.kind, heard=self.heard[-1:],
+                              before=self._before(plan.claim))  # fmt: skip
         claim_text = plan.claim.text
         return generate_question(
             self.llm, [self.system, *self._shots, {"role": "user", "content": prompt}],
@@ -741,7 +774,8 @@ class Audience:
             ask_kind=plan.kind, cancel=cancel,
             question_check=lambda said: (
                 check_not_stated(said, self.transcript) or check_faithful(said, claim_text)
-                or check_recital(said, claim_text)
+                or check_recital(said, claim_text) or check_on_claim(said, claim_text, self.transcript)
+                or check_one_question(said)
             ),
         )  # fmt: skip
 
@@ -837,8 +871,12 @@ def _last(items: Iterable[str | Question]) -> Question:
     return record
 
 
-def _user_prompt(claim: str, kind: str, *, heard: Sequence[tuple[str, str]] = ()) -> str:
+def _user_prompt(
+    claim: str, kind: str, *, heard: Sequence[tuple[str, str]] = (), before: str = ""
+) -> str:
     text = f'The speaker said: "{claim}"\nAsk about: {ASK_KIND_LABEL[kind]}'
+    if before:
+        text = f'Just before that, the speaker said: "{before}"\n' + text
     if heard:
         q, a = heard[-1]
         text = (f'Earlier you asked: "{q}" and the speaker answered: '

@@ -7,6 +7,13 @@ from dataclasses import dataclass
 
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:['’][a-z]+)*")
 _SENTENCE_END_RE = re.compile(r"[.?!…]+[\"')\]]*$")
+_PIECE_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)*(?:-[a-z0-9]+(?:'[a-z]+)*)*")
+"""A lexical word in lower-cased text: tokens joined by inner hyphens ("cold-hearted")."""
+_CONTINUATION_RE = re.compile(r"^-[^\W\d_]")
+"""A recogniser piece that continues the word before it ("-hearted")."""
+_PREFIXES = {"re", "pre", "co", "de", "un", "non", "sub", "anti", "pro", "ex", "self",
+             "semi", "post", "over", "under", "out", "inter", "mid", "mis", "dis"}  # fmt: skip
+"""Word-forming prefixes: "re-record" is one word, not a cut-off "re-" then "record"."""
 
 
 @dataclass(frozen=True)
@@ -48,24 +55,75 @@ def tokens(text: str) -> list[str]:
     return _TOKEN_RE.findall(text.lower().replace("’", "'"))
 
 
-def split_words(words: list[Word]) -> list[Word]:
-    """Split recogniser words that hold several tokens ("er...um,") into one Word per token.
+def join_continuations(words: list[Word]) -> list[Word]:
+    """Join a piece the recogniser wrote with a leading hyphen onto the word before it.
 
-    Times are shared out in proportion to the tokens' lengths; the last piece keeps the
-    original trailing punctuation so sentence ends survive.
+    tiny.en with word timestamps writes "cold-hearted" as "cold", "-hearted" (faster-whisper
+    attaches the hyphen token to the piece after it). The piece is the rest of the word, not
+    a cut-off fragment: the two become one Word "cold-hearted" that runs from the first's
+    start to the second's end. A word that ends in a hyphen ("mon-") is a real cut-off and
+    takes no continuation; nor does a word closed by punctuation ("cold," "-hearted"), and
+    "-5" (a minus sign) is left alone.
     """
     out: list[Word] = []
     for w in words:
-        toks = tokens(w.text)
-        if len(toks) <= 1:
+        text = w.text.strip()
+        if out and _CONTINUATION_RE.match(text):
+            prev = out[-1]
+            head = prev.text.rstrip()
+            if tokens(head) and head[-1:].isalnum():
+                out[-1] = Word(
+                    head + text, prev.start_s, max(prev.end_s, w.end_s),
+                    min(prev.probability, w.probability),
+                )  # fmt: skip
+                continue
+        out.append(w)
+    return out
+
+
+def _lexical_pieces(text: str) -> list[str]:
+    """Lexical words of a recogniser word: "er...um," -> ["er", "um"], "cold-hearted" one.
+
+    A hyphen inside a word joins its parts ("cold-hearted", "two-week") unless the part
+    before it starts the part after it: "I-I" is a repetition ("i", "i") and "th-the" a
+    cut-off then the word ("th-", "the"), unless it is a prefix such as "re-" ("re-record").
+    """
+    out: list[str] = []
+    for piece in _PIECE_RE.findall(text.lower().replace("’", "'")):
+        parts = piece.split("-")
+        kept: list[str] = []
+        for part, after in zip(parts, [*parts[1:], ""], strict=True):
+            kept.append(part)
+            if after and after.startswith(part) and (part == after or part not in _PREFIXES):
+                # a stutter: what came before is a repeat (same part) or a cut-off fragment
+                head = "-".join(kept)
+                out.append(head if head == after else head + "-")
+                kept = []
+        out.append("-".join(kept))
+    return out
+
+
+def split_words(words: list[Word]) -> list[Word]:
+    """One Word per lexical word: continuations joined, multi-word pieces split.
+
+    First a piece written with a leading hyphen is joined onto the word before it (see
+    :func:`join_continuations`). Then recogniser words that hold several words ("er...um,")
+    are split into one Word each; a hyphenated word ("cold-hearted") stays one (see
+    :func:`_lexical_pieces`). Times are shared out in proportion to the pieces' lengths;
+    the last piece keeps the original trailing punctuation so sentence ends survive.
+    """
+    out: list[Word] = []
+    for w in join_continuations(words):
+        pieces = _lexical_pieces(w.text)
+        if len(pieces) <= 1:
             out.append(w)
             continue
-        total = sum(len(t) for t in toks)
+        total = sum(len(t) for t in pieces)
         t0 = w.start_s
         trail = w.text.rstrip()[-1] if w.text.rstrip()[-1:] in ".?!," else ""
-        for i, tok in enumerate(toks):
-            t1 = t0 + w.duration_s * len(tok) / total
-            text = tok + (trail if i == len(toks) - 1 else "")
+        for i, piece in enumerate(pieces):
+            t1 = t0 + w.duration_s * len(piece) / total
+            text = piece + (trail if i == len(pieces) - 1 else "")
             out.append(Word(text, round(t0, 3), round(t1, 3), w.probability))
             t0 = t1
     return out

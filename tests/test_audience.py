@@ -29,7 +29,7 @@ from coach.llm import resolve_gguf
 TALK = (
     "Good morning everyone. Today I want to make the case for code review on every pull "
     "request. Last year we merged 140 changes without review, and 23 of them broke the "
-    "build. That cost us about 60 hours of firefighting. Tools like GitHub and Gerrit make "
+    "build. Tools like GitHub and Gerrit make "
     "review easy. A review takes 20 minutes on average."
 )
 

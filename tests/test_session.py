@@ -69,10 +69,11 @@ def run_session(
     voice_input: object | None = None,
     questions: int = 3,
     options: RehearseOptions | None = None,
+    llm: ScriptedLlm | None = None,
 ) -> tuple[Rehearsal, FollowTheScript, WavSink, ScriptedLlm]:
     asr = ManifestTranscriber()
     events = FollowTheScript(asr, answers)
-    llm = ScriptedLlm(replies)
+    llm = llm or ScriptedLlm(replies)
     speaker = Speaker(FakeVoice(), TtsOptions(sentence_silence_s=0.0))
     models = Models(AsrOptions(), None, None, transcriber=asr, chat=llm, speaker=speaker)  # type: ignore[arg-type]
     folder = SessionFolder(tmp_path / "session")
@@ -85,10 +86,10 @@ def run_session(
     return session, events, sink, llm
 
 
-REPLIES = [
-    q("Why did 23 of the 140 changes break the build?"),
-    q("How do you decide which changes need a careful review?"),
-    q("Which checklist items matter most for security?"),
+REPLIES = [  # about the claims the curious audience plans first, in order
+    q("How quickly did your newest hire learn the style through reviews?"),
+    q("Would one reviewer per change be enough outside the payment service too?"),
+    q("Who will track the firefighting hours during the trial?"),  # made during answer 2
     q("What would a concrete review of the payment service look like?"),  # the follow-up
 ]
 
@@ -370,21 +371,20 @@ def test_microphone_vanishing_mid_talk_keeps_the_talk(tmp_path: Path, monkeypatc
 def test_questions_are_prepared_while_the_talk_goes_on(tmp_path: Path) -> None:
     """A paced talk (here 6 times real time) gives the LLM time between utterances: the
     first question is ready before the talk ends, about a claim of the talk."""
-    topics = (
-        "broken builds",
-        "review checklists",
-        "security bugs",
-        "merge times",
-        "reviewer training",
-        "payment service",
-        "shared knowledge",
-        "test coverage",
-    )
-    replies = [q(f"How did you count the {t} before and after reviews?") for t in topics]
+
+    class AboutTheClaim(ScriptedLlm):
+        """Asks about the longest word of the claim in its prompt."""
+
+        def stream(self, messages, **kwargs):  # type: ignore[no-untyped-def]
+            claim = messages[-1]["content"].split('said: "')[-1].split('"')[0]
+            word = max(claim.replace(",", " ").replace(".", " ").split(), key=len)
+            self.replies = [f"Why {word.lower()}?"]
+            return super().stream(messages, **kwargs)
+
     # utterances of at most 6 s, as a talk with pauses gives
     live = LiveOptions(endpoint=EndpointOptions(max_utterance_s=6.0))
     session, _events, _sink, llm = run_session(
-        tmp_path, ANSWERS[:1], replies,
+        tmp_path, ANSWERS[:1], [], llm=AboutTheClaim([]),
         voice_input=FileInput(TALK, ANSWERS[:1], realtime=True, speed=6.0),
         options=RehearseOptions(questions=1, live=live),
     )  # fmt: skip

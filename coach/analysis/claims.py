@@ -373,6 +373,9 @@ _CUES: dict[str, re.Pattern[str]] = {
     ),
 }
 
+_FILLED = re.compile(r"(?<![\w'])(?:um+|uh+|er+m?|ah+|hm+|mm+)[,.]?\s*", re.I)
+"""Filled pauses, left out of a claim as the model sees it."""
+
 _FILLER_SENTENCE = re.compile(
     r"^(thank|thanks|good (?:morning|afternoon|evening)|hello|hi\b|welcome|my name|"
     r"today i|today we|in this talk|i'm going to talk|i am going to talk|i'll talk|"
@@ -448,7 +451,8 @@ def find_claims(transcript: str, *, min_words: int = 6) -> list[Claim]:
     """
     claims: list[Claim] = []
     for i, sentence in enumerate(talk_sentences(transcript)):
-        said = spoken_numbers(sentence)
+        said = _FILLED.sub("", spoken_numbers(sentence)).strip()
+        said = said[:1].upper() + said[1:]
         words = tokens(said)
         if len(words) < min_words or _FILLER_SENTENCE.match(said) or said.endswith("?"):
             continue
