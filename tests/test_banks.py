@@ -21,7 +21,8 @@ from coach.interview import (
 )
 from coach.interview.banks import data_dir, with_article
 
-FAMILIES = ("data", "software", "product", "sales", "design", "operations")
+FAMILIES = ("data", "software", "product", "sales", "design", "operations", "marketing",
+            "healthcare", "education", "hospitality")
 
 
 def _bank(name: str):
@@ -98,7 +99,12 @@ def test_follow_ups_are_present_for_behavioral_questions():
         ("product designer", "design"),
         ("office administrator", "operations"),
         ("financial analyst", "operations"),
-        ("barista", "generic"),
+        ("plumber", "generic"),
+        ("barista", "hospitality"),
+        ("marketing coordinator", "marketing"),  # not operations' "coordinator"
+        ("registered nurse", "healthcare"),
+        ("primary school teacher", "education"),
+        ("line cook", "hospitality"),
         ("recruiter", "generic"),  # "ui" must not match inside a word
     ],
 )
@@ -109,15 +115,15 @@ def test_role_matching(role: str, family: str):
 
 
 def test_unknown_role_gets_general_plus_generic_role_questions():
-    bank = Bank.for_role("barista")
-    assert match_family("barista", builtin_banks()) is None
+    bank = Bank.for_role("plumber")
+    assert match_family("plumber", builtin_banks()) is None
     counts = bank.counts()
     assert counts["opener"] >= 4 and counts["behavioral"] >= 8 and counts["closing"] >= 4
     technical = bank.questions("technical")
     assert len(technical) >= 8
     assert any("{a_role}" in q.text or "{role}" in q.text for q in technical)
     rendered = [bank.render(q) for q in technical]
-    assert "What draws you to working as a barista?" in rendered
+    assert "What draws you to working as a plumber?" in rendered
     assert not any("{" in r for r in rendered)
 
 
