@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from results import write_results  # noqa: E402
 
-PAIRS = ROOT / "bench" / "data" / "answer_pairs.jsonl"
+PAIRS = sorted((ROOT / "bench" / "data").glob("answer_pairs*.jsonl"))
 LABELS = ("addressed", "partial", "off_topic", "dodged")
 
 
@@ -58,7 +58,7 @@ def main() -> int:
         from coach.llm import ChatModel, LlmOptions
 
         llm = ChatModel.load(LlmOptions(model=args.llm))
-    rows = [json.loads(line) for line in PAIRS.open() if line.strip()]
+    rows = [json.loads(line) for path in PAIRS for line in path.open() if line.strip()]
     by_split: dict[str, list[tuple[str, str]]] = defaultdict(list)
     seconds: list[float] = []
     for row in rows:
