@@ -138,31 +138,38 @@ def generate_one(model: str, per_persona: int) -> None:
     times: dict[str, list[float]] = {"coach": [], "baseline": []}
     sources: dict[str, int] = defaultdict(int)
     items: list[dict] = []
-    for split in ("dev", "test"):
-        for path in talk_files(split):
-            heard = (HEARD / f"{path.stem}.txt").read_text().strip()
-            for persona in PERSONAS:
-                p_opt = DESCRIBED if persona == "described" else persona
-                audience = Audience(llm, heard, AudienceOptions(persona=p_opt))
-                for q in audience.questions(per_persona):
-                    dt = (q.ready_at or 0) - (q.started_at or 0)
-                    times["coach"].append(dt)
-                    sources[q.source] += 1
-                    items.append({
-                        "split": split, "talk": path.stem, "system": "coach",
-                        "model": model, "persona": persona, "question": q.spoken_text,
-                        "source": q.source, "ask_kind": q.ask_kind, "seconds": round(dt, 2),
-                        "rejected": q.rejected,
-                    })  # fmt: skip
-                persona_text = BUILTIN.get(p_opt, p_opt)
-                for text, dt in baseline_questions(llm, heard, persona_text, per_persona):
-                    times["baseline"].append(dt)
-                    items.append({
-                        "split": split, "talk": path.stem, "system": "baseline",
-                        "model": model, "persona": persona, "question": text,
-                        "source": "llm", "ask_kind": "", "seconds": round(dt, 2),
-                    })  # fmt: skip
-            print(f"{model} {path.stem}: done", flush=True)
+    talks = [(split, path) for split in ("dev", "test") for path in talk_files(split)]
+    # coach's questions for every talk first, then the baseline's: each system keeps its
+    # own prompt prefix in llama.cpp's cache, as it would in use
+    for split, path in talks:
+        heard = (HEARD / f"{path.stem}.txt").read_text().strip()
+        for persona in PERSONAS:
+            p_opt = DESCRIBED if persona == "described" else persona
+            audience = Audience(llm, heard, AudienceOptions(persona=p_opt))
+            for q in audience.questions(per_persona):
+                dt = (q.ready_at or 0) - (q.started_at or 0)
+                times["coach"].append(dt)
+                sources[q.source] += 1
+                items.append({
+                    "split": split, "talk": path.stem, "system": "coach",
+                    "model": model, "persona": persona, "question": q.spoken_text,
+                    "source": q.source, "ask_kind": q.ask_kind, "seconds": round(dt, 2),
+                    "rejected": q.rejected,
+                })  # fmt: skip
+        print(f"{model} {path.stem}: coach done", flush=True)
+    for split, path in talks:
+        heard = (HEARD / f"{path.stem}.txt").read_text().strip()
+        for persona in PERSONAS:
+            p_opt = DESCRIBED if persona == "described" else persona
+            persona_text = BUILTIN.get(p_opt, p_opt)
+            for text, dt in baseline_questions(llm, heard, persona_text, per_persona):
+                times["baseline"].append(dt)
+                items.append({
+                    "split": split, "talk": path.stem, "system": "baseline",
+                    "model": model, "persona": persona, "question": text,
+                    "source": "llm", "ask_kind": "", "seconds": round(dt, 2),
+                })  # fmt: skip
+        print(f"{model} {path.stem}: baseline done", flush=True)
     perf = {
         "load_s": round(load_s, 2),
         "peak_rss_mb": peak_rss_mb(),
@@ -276,7 +283,7 @@ def main() -> int:
     ap.add_argument("stage", choices=("transcribe", "generate", "score", "all", "_one"))
     models = ["qwen2.5-coder-0.5b-instruct", "qwen2.5-coder-1.5b-instruct"]
     ap.add_argument("--llm", nargs="+", default=models)
-    ap.add_argument("--per-persona", type=int, default=3)
+    ap.add_argument("--per-persona", type=int, default=2)
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--force", action="store_true", help="transcribe again")
     args = ap.parse_args()

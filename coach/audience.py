@@ -471,13 +471,17 @@ _FEW_SHOT: tuple[tuple[str, str, str], ...] = (
 """Worked examples shown to the model before each question (topics far from any talk)."""
 
 _SYSTEM = (
-    "You are {persona}, in the audience of a talk. You will be given one thing the "
-    "speaker said and what to ask about it. Reply with ONE short, natural question (under "
-    "{max_words} words) about that one point, using its words, that you would ask out "
-    'loud. Ask about one thing only. Speak to the speaker as "you". Do not ask for '
-    "anything the speaker already said. Never answer the question. Reply with the question "
-    "only."
+    "You play a member of the audience of a talk. Each time you are told who you are, one "
+    "thing the speaker said and what to ask about it. Reply with ONE short, natural "
+    "question (under {max_words} words) about that one point, using its words, that such "
+    "a person would ask out loud. Ask about one thing only. Speak to the speaker as "
+    '"you". Do not ask for anything the speaker already said. Never answer the question. '
+    "Reply with the question only."
 )
+"""The same for every persona and talk, so llama.cpp keeps it (and the worked examples)
+in its cache from one question, and one session, to the next."""
+
+_EXAMPLE_PERSONA = "an attentive member of the audience"
 
 _TEMPLATES: dict[str, str] = {
     "evidence": "What is that based on?",
@@ -664,11 +668,13 @@ class Audience:
         follow-up can be made in time is judged from them."""
         self.system: Message = {
             "role": "system",
-            "content": _SYSTEM.format(persona=options.persona_text, max_words=options.max_words),
+            "content": _SYSTEM.format(max_words=options.max_words),
         }
         self._shots: list[Message] = []
         for claim, kind, question in _FEW_SHOT:
-            self._shots.append({"role": "user", "content": _user_prompt(claim, kind)})
+            self._shots.append(
+                {"role": "user", "content": _user_prompt(claim, kind, persona=_EXAMPLE_PERSONA)}
+            )
             self._shots.append({"role": "assistant", "content": question})
 
     def warm_up(self) -> None:
@@ -765,7 +771,8 @@ class Audience:
     ) -> Iterator[str | Question]:
         lead, fallback = fallback_for(plan)
         prompt = _user_prompt(plan.claim.text, plan.kind, heard=self.heard[-1:],
-                              before=self._before(plan.claim))  # fmt: skip
+                              before=self._before(plan.claim),
+                              persona=self.options.persona_text)  # fmt: skip
         claim_text = plan.claim.text
         return generate_question(
             self.llm, [self.system, *self._shots, {"role": "user", "content": prompt}],
@@ -774,8 +781,8 @@ class Audience:
             ask_kind=plan.kind, cancel=cancel,
             question_check=lambda said: (
                 check_not_stated(said, self.transcript) or check_faithful(said, claim_text)
-                or check_recital(said, claim_text) or check_on_claim(said, claim_text, self.transcript)
-                or check_one_question(said)
+                or check_recital(said, claim_text)
+                or check_on_claim(said, claim_text, self.transcript) or check_one_question(said)
             ),
         )  # fmt: skip
 
@@ -826,10 +833,11 @@ class Audience:
         plan = self.plan_for(follow_up_to) or PlannedQuestion(self.claims[0], "evidence")
         missing = MISSING_TEXT[plan.kind]
         prompt = (
+            f"You are {self.options.persona_text}.\n"
             f'The speaker claimed: "{plan.claim.text}"\nYou asked: "{follow_up_to.text}"\n'
             f'The speaker answered: "{" ".join(answer.split()[-30:])}"\nThe answer did not '
             f"give {missing} ({why}). Ask ONE short follow-up question that presses for "
-            f"{missing}, in your manner."
+            f"{missing}, as such a person would."
         )
         _lead, fallback = fallback_for(plan, follow_up=True)
         llm = self.llm
@@ -872,11 +880,13 @@ def _last(items: Iterable[str | Question]) -> Question:
 
 
 def _user_prompt(
-    claim: str, kind: str, *, heard: Sequence[tuple[str, str]] = (), before: str = ""
-) -> str:
+    claim: str, kind: str, *, persona: str, heard: Sequence[tuple[str, str]] = (),
+    before: str = "",
+) -> str:  # fmt: skip
     text = f'The speaker said: "{claim}"\nAsk about: {ASK_KIND_LABEL[kind]}'
     if before:
         text = f'Just before that, the speaker said: "{before}"\n' + text
+    text = f"You are {persona}.\n" + text
     if heard:
         q, a = heard[-1]
         text = (f'Earlier you asked: "{q}" and the speaker answered: '

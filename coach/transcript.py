@@ -84,9 +84,10 @@ def join_continuations(words: list[Word]) -> list[Word]:
 def _lexical_pieces(text: str) -> list[str]:
     """Lexical words of a recogniser word: "er...um," -> ["er", "um"], "cold-hearted" one.
 
-    A hyphen inside a word joins its parts ("cold-hearted", "two-week") unless the part
-    before it starts the part after it: "I-I" is a repetition ("i", "i") and "th-the" a
-    cut-off then the word ("th-", "the"), unless it is a prefix such as "re-" ("re-record").
+    A hyphen inside a word joins its parts ("cold-hearted", "one-on-one") unless the word
+    opens with a part that starts the part after it: "I-I" is a repetition ("i", "i") and
+    "th-the" a cut-off then the word ("th-", "the"), unless the part is a prefix such as
+    "re-" ("re-record").
     """
     out: list[str] = []
     for piece in _PIECE_RE.findall(text.lower().replace("’", "'")):
@@ -94,10 +95,14 @@ def _lexical_pieces(text: str) -> list[str]:
         kept: list[str] = []
         for part, after in zip(parts, [*parts[1:], ""], strict=True):
             kept.append(part)
-            if after and after.startswith(part) and (part == after or part not in _PREFIXES):
-                # a stutter: what came before is a repeat (same part) or a cut-off fragment
-                head = "-".join(kept)
-                out.append(head if head == after else head + "-")
+            if (
+                after
+                and len(kept) == 1
+                and after.startswith(part)
+                and (part == after or part not in _PREFIXES)
+            ):
+                # a repeat (same part) or a cut-off fragment, then the word again
+                out.append(part if part == after else part + "-")
                 kept = []
         out.append("-".join(kept))
     return out

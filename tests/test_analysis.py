@@ -257,6 +257,58 @@ def test_pitch_of_glide() -> None:
     assert stats.monotone is False
 
 
+def test_clean_pitch_folds_octave_spikes_back_to_a_100_hz_voice() -> None:
+    f0 = np.full(300, 100.0)
+    f0[40] = 400.0  # one frame two octaves up
+    f0[80:82] = 500.0  # two frames at the 5th harmonic
+    f0[120:135] = 200.0  # a run an octave up
+    f0[170:180] = 300.0  # a run at the 3rd harmonic
+    f0[220:232] = 50.0  # a run an octave down (subharmonic)
+    f0[260:263] = np.nan  # a short unvoiced gap
+    before = prosody.pitch_stats(Tracks(f0.astype(np.float32), np.zeros(300), np.zeros(0, bool)))
+    assert before.spread_st > 5 and before.range_st >= 12
+    out = prosody.clean_pitch(f0)
+    assert out.dtype == np.float32 and out.shape == f0.shape
+    # the runs are folded back, the one- and two-frame spikes dropped
+    assert np.allclose(out[~np.isnan(out)], 100.0, rtol=1e-4)
+    assert np.isnan(out[[40, 80, 81, 260, 261, 262]]).all()
+    assert np.isnan(out).sum() == 6
+    stats = prosody.pitch_stats(Tracks(out, np.zeros(300, np.float32), np.zeros(0, bool)))
+    assert (stats.median_hz, stats.spread_st, stats.range_st) == (100.0, 0.0, 0.0)
+
+
+def test_clean_pitch_keeps_a_glide_and_mends_an_octave_error_in_it() -> None:
+    # 150 -> 300 Hz in 2 s, even in semitones (as tone_glide.wav)
+    glide = 150.0 * 2 ** (np.arange(200) / 200)
+    out = prosody.clean_pitch(glide)
+    # the 5-frame median is exact inside; at each end it sees only 3 frames (0.06 st off)
+    assert np.allclose(out[2:-2], glide[2:-2], rtol=1e-4)
+    assert np.allclose(out, glide, rtol=4e-3)
+    broken = glide.copy()
+    broken[100:110] *= 2  # YIN's pick an octave up halfway along
+    assert np.allclose(prosody.clean_pitch(broken), out, rtol=1e-4)
+    stats = prosody.pitch_stats(Tracks(out, np.zeros(200, np.float32), np.zeros(0, bool)))
+    assert stats.spread_st == pytest.approx(12 / np.sqrt(12), abs=0.02)
+
+
+def test_clean_pitch_drops_isolated_voiced_frames_and_keeps_the_shape() -> None:
+    f0 = np.full(200, np.nan)
+    f0[50:53] = 120.0  # 30 ms: a glitch, not a vowel
+    f0[100:110] = 120.0  # 100 ms: kept
+    out = prosody.clean_pitch(f0)
+    assert np.isnan(out[50:53]).all() and np.allclose(out[100:110], 120.0)
+    assert prosody.clean_pitch(np.full(10, np.nan)).shape == (10,)
+    assert prosody.clean_pitch(np.zeros(0)).shape == (0,)
+
+
+def test_octave_fix_off_keeps_the_old_neighbour_check() -> None:
+    tracks = prosody.frame_tracks(
+        audio.load(fixture_path("tone_220hz.wav")), np.ones(SAMPLE_RATE * 2 // 480, bool),
+        options=prosody.ProsodyOptions(octave_fix=False),
+    )  # fmt: skip
+    assert prosody.pitch_stats(tracks).median_hz == pytest.approx(220.0, rel=0.02)
+
+
 def test_pitch_needs_voiced_frames() -> None:
     samples = audio.load(fixture_path("tone_220hz.wav"))
     tracks = prosody.frame_tracks(samples, np.zeros(samples.size // 480, bool))
@@ -410,6 +462,8 @@ def test_tips_for_a_rushed_stretch_inside_the_band() -> None:
         lambda: pauses.PauseOptions(min_pause_s=0),
         lambda: pace.PaceOptions(band_wpm=(200, 100)),
         lambda: pace.PaceOptions(window_s=0),
+        lambda: prosody.ProsodyOptions(octave_st=0),
+        lambda: prosody.ProsodyOptions(smooth_frames=0),
     ],
 )
 def test_invalid_options_raise(make) -> None:  # type: ignore[no-untyped-def]

@@ -21,8 +21,18 @@ from coach.interview import (
 )
 from coach.interview.banks import data_dir, with_article
 
-FAMILIES = ("data", "software", "product", "sales", "design", "operations", "marketing",
-            "healthcare", "education", "hospitality")
+FAMILIES = (
+    "data",
+    "software",
+    "product",
+    "sales",
+    "design",
+    "operations",
+    "marketing",
+    "healthcare",
+    "education",
+    "hospitality",
+)
 
 
 def _bank(name: str):

@@ -18,7 +18,7 @@ from conftest import FIXTURES, ManifestTranscriber, ScriptedLlm, manifest_entry
 from test_tts import FakeVoice
 
 from coach.asr import AsrOptions
-from coach.audience import Question
+from coach.audience import AudienceOptions, Question
 from coach.endpoint import EndpointOptions
 from coach.live import LiveOptions
 from coach.session import (
@@ -79,18 +79,20 @@ def run_session(
     folder = SessionFolder(tmp_path / "session")
     sink = WavSink(folder.file("audience.wav"))
     voice_input = voice_input or FileInput(TALK, answers, realtime=False)
-    options = options or RehearseOptions(questions=questions)
+    options = options or RehearseOptions(
+        questions=questions, audience=AudienceOptions(persona="skeptical")
+    )
     session = Rehearsal(voice_input, models, sink, folder, options,
                         events=events)  # type: ignore[arg-type]  # fmt: skip
     session.run()
     return session, events, sink, llm
 
 
-REPLIES = [  # about the claims the curious audience plans first, in order
-    q("How quickly did your newest hire learn the style through reviews?"),
-    q("Would one reviewer per change be enough outside the payment service too?"),
-    q("Who will track the firefighting hours during the trial?"),  # made during answer 2
-    q("What would a concrete review of the payment service look like?"),  # the follow-up
+REPLIES = [  # about the claims the skeptical audience plans first, in order
+    q("How did you count the sixty hours of firefighting?"),
+    q("Wouldn't reviews slow new hires down rather than teach them?"),
+    q("Why did so many of the changes break the build?"),  # made during answer 2
+    q("How will you know after two weeks whether reviews help?"),  # the follow-up
 ]
 
 

@@ -88,38 +88,193 @@ class AnswerJudgement:
         return asdict(self)
 
 
+_WANTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("an amount", re.compile(
+        r"\bhow (?:many|much|long|often|big|far|soon|fast)\b|\bwhat (?:percentage|share|"
+        r"proportion)\b|\b(?:cost|price|spend|budget|pay|afford|salary|expect(?:ing)?)\b")),
+    ("a time", re.compile(r"^(?:so |and |but )?when\b|\bby when\b|\bhow soon\b|\btimeline\b|"
+                          r"\bdeadline\b|\band when\b")),
+    ("who", re.compile(
+        r"^(?:so,? |and )?who\b|\bwho (?:decides|makes|will|would|pays|owns)\b")),
+    ("a reason", re.compile(r"^(?:so,? |and |but )?(?:why|how come)\b|\bwhat (?:made|makes|caused)\b")),
+    ("how it was found", re.compile(
+        r"\bhow (?:did|do|was|were|will|would) (?:you|they|we|it)?\s*(?:\w+ )?(?:measure|count|"
+        r"know|test|find|track|check|collect|run|calculate|estimate|survey|get)|\bbased on\b|"
+        r"\bevidence\b|\bwhere does\b.*\bcome from\b|\bhow was\b.*\b(?:run|done|measured|"
+        r"counted|chosen)\b|\bmethod")),
+    ("an example", re.compile(
+        r"\bexample\b|\btell me about a time\b|\ba time (?:when|you)\b|\bdescribe a\b|"
+        r"\bwalk me through\b|\binstance\b|\bstory\b")),
+    ("what happens", re.compile(r"\bwhat (?:happens|would happen|if)\b|\bwhat do you do\b|"
+                                r"\bwhat does .* do\b|\bhow (?:would|will|do) you\b")),
+)  # fmt: skip
+"""What kind of answer a question asks for, by its wording (first match wins)."""
+
+_GIVES: dict[str, re.Pattern[str]] = {
+    "an amount": re.compile(
+        r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
+        r"twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|"
+        r"billion|dozen|half|quarter|third|couple|few|several|most|all|none|nothing|free|"
+        r"percent|dollars?|pounds?|euros?|pence|cents?|hours?|minutes?|days?|weeks?|months?|"
+        r"years?|cheap|expensive)\b"
+    ),
+    "a time": re.compile(
+        r"\d|\b(?:january|february|march|april|may|june|july|august|september|october|"
+        r"november|december|spring|summer|autumn|fall|winter|monday|tuesday|wednesday|"
+        r"thursday|friday|saturday|sunday|today|tomorrow|tonight|week|weeks|month|months|"
+        r"year|years|day|days|soon|next|after|before|until|by|already|now|quarter)\b"
+    ),
+    "who": re.compile(
+        r"\b(?:i|we|me|us|they|the (?:council|board|team|committee|manager|head|director|"
+        r"school|city|department|office|leadership|staff|teachers|students|parents|"
+        r"customers)|my (?:manager|boss|team)|nobody|everyone|nobody|whoever|[a-z]+ team)\b"
+    ),
+    "a reason": re.compile(
+        r"\b(?:because|since|so that|so|due to|the reason|that's why|that is why|caused|"
+        r"causes|led to|leads to|means|meant|otherwise|in order to|to avoid|to make|"
+        r"thanks to|as a result|which is why)\b"
+    ),
+    "how it was found": re.compile(
+        r"\b(?:measured|measure|counted|count|counter|counters|survey|surveyed|data|records?|"
+        r"logs?|logged|tracked|track|compared|comparing|comparison|study|studies|asked|"
+        r"sample|observed|sensors?|form|questionnaire|interviews?|interviewed|tested|test|"
+        r"checked|looked at|went through|pulled|spreadsheet|numbers from|came from|comes "
+        r"from|from the|based on|audit|timed|weighed|clicker)\b"
+    ),
+    "an example": re.compile(
+        r"\b(?:once|last (?:year|month|week|spring|summer|autumn|winter|time)|one time|for "
+        r"example|for instance|when i|when we|at my|in my last|a few (?:weeks|months|years) "
+        r"ago|there was|yesterday|i (?:\w+ed|did|found|saw|made|built|wrote|took|told|"
+        r"went|got|ran|led|set|had|asked|fixed|traced|kept|put|brought|sent|gave|spoke|"
+        r"caught|chose|felt|knew|left|met|paid|sold|taught|thought|won))\b"
+    ),
+    "what happens": re.compile(
+        r"\b(?:then|would|we'd|i'd|they'd|it'd|will|we'll|i'll|they'll|it'll|first|start|"
+        r"starts|stay|stays|keep|keeps|go|goes|get|gets|move|moves|fall back|switch|use|"
+        r"uses|hold|holds|let|lets|ask|asks|check|route|routed|call|send|leave|leaves)\b"
+    ),
+}
+"""Words that give each kind of answer."""
+
+_YES_NO = re.compile(
+    r"^(?:so,? |and |but )?(?:is|are|was|were|do|does|did|would|will|can|could|should|has|"
+    r"have|had|wouldn't|won't|isn't|aren't|doesn't|don't|didn't|couldn't|shouldn't)\b",
+    re.I,
+)
+_STANCE = re.compile(
+    r"\b(?:yes|yeah|yep|no|nope|not|never|probably|likely|unlikely|definitely|certainly|"
+    r"partly|mostly|depends|maybe|some|might|sure|absolutely|quite|actually|exactly|"
+    r"true|false|right|wrong|agree|doubt)\b"
+)
+
+_MORE_DEFLECTIONS = (
+    "have to check", "need to check", "i'll check", "we'll see", "wait and see",
+    "take it from there", "keep an eye on", "take that offline", "another conversation",
+    "another time", "get into that", "go into that", "rather not", "can't think of",
+    "off the top of my head", "more interested in", "not the right time", "too early to say",
+    "hard to put a figure", "lots of moving parts", "that's a great question",
+    "great question", "it's complicated", "it's a long story",
+)  # fmt: skip
+
+
+def wanted(question: str) -> str:
+    """What kind of answer ``question`` asks for ("an amount", "a reason", ...), or "" for
+    an open question (pure)."""
+    q = " ".join(tokens(question))
+    for name, pattern in _WANTS:
+        if pattern.search(q):
+            return name
+    if _YES_NO.match(question.strip()):
+        return "yes or no"
+    return ""
+
+
+def gives(answer: str, kind: str, question: str = "") -> bool:
+    """Whether ``answer`` gives the kind of answer ``kind`` names (pure). Words the
+    question itself used do not count ("How was the survey run?" is not answered by
+    "the survey was interesting")."""
+    text = " ".join(tokens(answer))
+    asked = set(tokens(question))
+    if kind == "yes or no":
+        pattern = _STANCE
+        return any(m.group(0) not in asked for m in _STANCE.finditer(text)) or any(
+            m.group(0) not in asked for m in _GIVES["a reason"].finditer(text)
+        )
+    pattern = _GIVES.get(kind)
+    if pattern is None:
+        return True
+    return any(not set(m.group(0).split()) <= asked for m in pattern.finditer(text))
+
+
+_NUMBER_STEMS = frozenset(
+    "one two thre four five six seven eight nine ten eleven twelv fifteen twenty thirty "
+    "forty fifty sixty seventy eighty ninety hundr thousand million".split()
+)
+
+
+def topic_overlap(a: str, b: str) -> list[str]:
+    """Topic stems two texts share (numbers left out; two long words sharing their first
+    four letters count: "decides" and "decision")."""
+    sa = {t for t in content_stems(a) if t not in _NUMBER_STEMS and not t[0].isdigit()}
+    sb = {t for t in content_stems(b) if t not in _NUMBER_STEMS and not t[0].isdigit()}
+    shared = sa & sb
+    long_b = {t[:4]: t for t in sb if len(t) >= 5}
+    shared |= {t for t in sa if len(t) >= 5 and t[:4] in long_b}
+    return sorted(shared)
+
+
 def judge_answer(
     question: str, answer: str, *, min_words: int = 8, context: str = "", llm: Any = None
 ) -> AnswerJudgement:
     """Judge whether ``answer`` addressed ``question`` (pure; see the module docstring).
 
+    The verdict is one of:
+
+    * ``dodged``: a deflection ("I'd have to check", "we'll see") with nothing of the kind
+      the question asks for;
+    * ``off_topic``: no topic word shared with the question or its context (the claim the
+      question was about, the talk) and nothing of the kind asked for;
+    * ``partial``: on the topic, but without the kind of answer the question asks for (an
+      amount, a time, who, a reason, how it was found, an example, what happens);
+    * ``addressed`` otherwise.
+
     Args:
         question: the question as asked.
         answer: the answer's transcript (fillers may be left in).
-        min_words: fewer words than this cannot answer a question.
+        min_words: a shorter answer that gives nothing asked for is too short.
+        context: what the question was about (the claim, or the talk), for relevance.
+        llm: unused; the judgement is made from the words alone (kept so a caller can
+            pass the session's model without caring).
     """
     toks = [t for t in tokens(answer) if t not in ("um", "uh", "er", "ah", "hm", "mm")]
     text = " ".join(toks)
     shared = sorted(content_stems(question) & content_stems(answer))
+    topic = topic_overlap(f"{question} {context}", answer)
     found = specifics(answer)
-    dodges = [d for d in DEFLECTIONS if re.search(rf"\b{re.escape(d)}\b", text)]
+    dodges = [d for d in (*DEFLECTIONS, *_MORE_DEFLECTIONS)
+              if re.search(rf"\b{re.escape(d)}\b", text)]  # fmt: skip
+    asks = wanted(question)
+    gave = gives(answer, asks, question) if asks else bool(found or topic)
     n = len(toks)
 
-    def verdict(addressed: bool, reason: str) -> AnswerJudgement:
-        kind = "addressed" if addressed else ("dodged" if dodges else "off_topic")
-        return AnswerJudgement(addressed, kind, reason, n, shared, found, dodges)
+    def verdict(kind: str, reason: str) -> AnswerJudgement:
+        return AnswerJudgement(kind == "addressed", kind, reason, n, shared, found, dodges)
 
     if n == 0:
-        return verdict(False, "no answer was heard")
-    if dodges and not found:
-        return verdict(False, f"deflected ({dodges[0]!r}) with nothing specific")
-    if n < min_words:
-        return verdict(False, f"too short to answer ({n} words)")
-    if not shared and not found:
-        return verdict(False, "shared no terms with the question and gave no specifics")
-    detail = []
-    if shared:
-        detail.append("picked up " + ", ".join(shared[:3]))
+        return verdict("no_answer", "no answer was heard")
+    if dodges and not (topic and (gives(answer, asks, question) if asks else found)):
+        return verdict("dodged", f"deflected ({dodges[0]!r}) without giving "
+                       f"{asks or 'an answer'}")  # fmt: skip
+    if not topic and not (asks and gave):
+        return verdict("off_topic", "shared no topic word with the question or what it was "
+                       "about")  # fmt: skip
+    if n < min_words and not (asks and gave):
+        return verdict("partial", f"too short to answer ({n} words)")
+    if asks and not gave:
+        return verdict("partial", f"on the topic, but did not give {asks}")
+    detail = [f"gave {asks}"] if asks else []
+    if topic:
+        detail.append("picked up " + ", ".join(topic[:3]))
     if found:
-        detail.append("gave specifics (" + ", ".join(found[:3]) + ")")
-    return verdict(True, "; ".join(detail))
+        detail.append("specifics (" + ", ".join(found[:3]) + ")")
+    return verdict("addressed", "; ".join(detail))

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from coach import SAMPLE_RATE
+from coach.errors import OptionsError
 from coach.transcript import Word
 
 HOP_S = 0.01
@@ -52,20 +53,38 @@ class ProsodyOptions:
     """Width of the running median that octave errors are judged against, seconds: long
     enough that a run of wrong frames cannot pull it away, short enough to follow
     intonation (a phrase lasts about 2 s)."""
-    octave_st: float = 8.0
-    """A frame more than this many semitones from the running median is an octave error
-    (two thirds of an octave: a speaker's pitch moves about +-6 semitones around its
-    median within a phrase; YIN's errors are whole multiples, 12 semitones or more)."""
+    octave_st: float = 10.0
+    """A piece of track more than this many semitones from the running median is an
+    octave error. YIN's errors are whole multiples (12 semitones or more, 19 to 28 for
+    the 300-500 Hz picks on a 90 Hz voice); a lively speaker's excursions reach about 10
+    (chosen on ../shared/eval with ``make bench-pitch``: 8 to 11 all do about as well)."""
+    step_st: float = 6.0
+    """A step this large (semitones) between neighbouring frames starts a new piece. The
+    voice moves at most about 1.2 semitones per 10 ms (Xu and Sun 2002, "Maximum speed of
+    pitch change and how it may relate to speech"), so such a step is a tracking error."""
     smooth_frames: int = 5
     """Frames of the median smoother over voiced frames (5 frames: 50 ms)."""
     min_voiced_s: float = 0.05
-    """Voiced runs shorter than this are dropped, seconds: a vowel lasts at least about
-    50 ms, so a shorter run is a glitch in a pause or a consonant."""
+    """Pieces of voiced track shorter than this are dropped, seconds: a vowel lasts at
+    least about 50 ms, so a shorter piece is a glitch in a pause or a consonant."""
     trail_off_db: float = 6.0
     """A sentence trails off if its last word is this many dB quieter than the sentence
     (6 dB is half the sound pressure, a clearly audible drop)."""
     min_sentence_words: int = 4
     """Sentences shorter than this are not judged for trailing off."""
+
+    def __post_init__(self) -> None:
+        if not (self.octave_st > 0 and self.step_st > 0 and self.reference_s > 0):
+            raise OptionsError(
+                "pitch correction needs octave_st > 0, step_st > 0 (semitones) and "
+                f"reference_s > 0 (seconds), got {self.octave_st}, {self.step_st} and "
+                f"{self.reference_s}"
+            )
+        if self.smooth_frames < 1 or self.min_voiced_s < 0:
+            raise OptionsError(
+                "pitch smoothing needs smooth_frames >= 1 and min_voiced_s >= 0, got "
+                f"{self.smooth_frames} and {self.min_voiced_s}"
+            )
 
 
 @dataclass
@@ -167,13 +186,16 @@ _MULTIPLES = np.array([1 / 2, 2.0, 3.0, 4.0, 5.0])
 
 
 def clean_pitch(f0: np.ndarray, *, options: ProsodyOptions = ProsodyOptions()) -> np.ndarray:
-    """Correct octave errors in a pitch track, smooth it and drop stray voiced frames.
+    """Correct octave errors in a pitch track, drop stray voiced frames and smooth it.
 
-    A frame more than ``options.octave_st`` semitones from the running median of the
-    voiced frames (over ``options.reference_s``) is divided by the whole multiple (1/2, 2,
-    3, 4 or 5) that brings it nearest the median, or dropped if none brings it within
-    ``octave_st``. The track is then median-smoothed over ``options.smooth_frames`` voiced
-    frames and voiced runs shorter than ``options.min_voiced_s`` are dropped.
+    The track is cut into pieces: runs of voiced frames with no step of
+    ``options.step_st`` or more between neighbours (YIN's octave errors start and end
+    with such a step; a voice does not move that fast). A piece shorter than
+    ``options.min_voiced_s`` is dropped. A piece whose frames lie, by their median, more
+    than ``options.octave_st`` semitones from the running median of the voiced frames
+    (over ``options.reference_s``) is divided by the whole multiple (1/2, 2, 3, 4 or 5)
+    that brings it nearest, or dropped if none brings it within ``octave_st``. Last, the
+    voiced frames are median-smoothed over ``options.smooth_frames``.
 
     Args:
         f0: pitch per 10 ms frame, Hz, NaN where unvoiced; shape (frames,).
@@ -184,21 +206,24 @@ def clean_pitch(f0: np.ndarray, *, options: ProsodyOptions = ProsodyOptions()) -
     """
     f0 = np.asarray(f0, dtype=np.float64)
     voiced = f0 > 0  # False for NaN
-    if voiced.sum() < 3:
-        return np.where(voiced, f0, np.nan).astype(np.float32)
+    min_frames = max(1, int(round(options.min_voiced_s / HOP_S)))
+    if voiced.sum() < min_frames:
+        return np.full(f0.shape, np.nan, np.float32)
     st = np.where(voiced, 12 * np.log2(np.where(voiced, f0, 1.0) / 100.0), np.nan)
+    prev = np.concatenate([[np.nan], st[:-1]])
+    starts = voiced & ~(np.abs(st - prev) < options.step_st)  # NaN compares False
     ref = _running_median(st, half=int(options.reference_s / HOP_S / 2))
-    off = st - ref
-    far = np.abs(off) > options.octave_st
-    if far.any():
-        # every candidate's distance from the median; the nearest wins
-        cands = st[far, None] - 12 * np.log2(_MULTIPLES)[None, :]
-        dist = np.abs(cands - ref[far, None])
-        best = np.argmin(dist, axis=1)
-        rows = np.arange(best.size)
-        st[far] = np.where(dist[rows, best] <= options.octave_st, cands[rows, best], np.nan)
+    shifts = -12 * np.log2(_MULTIPLES)
+    idx = np.flatnonzero(voiced)
+    for piece in np.split(idx, np.flatnonzero(starts[idx])[1:]):
+        off = float(np.median(st[piece] - ref[piece]))
+        if piece.size < min_frames:
+            st[piece] = np.nan
+        elif abs(off) > options.octave_st:
+            k = int(np.argmin(np.abs(off + shifts)))
+            ok = abs(off + shifts[k]) <= options.octave_st
+            st[piece] = st[piece] + shifts[k] if ok else np.nan
     st = _smooth(st, options.smooth_frames)
-    st = _drop_short_runs(st, max(1, int(round(options.min_voiced_s / HOP_S))))
     return (100.0 * 2 ** (st / 12)).astype(np.float32)
 
 
@@ -238,18 +263,6 @@ def _smooth(st: np.ndarray, width: int) -> np.ndarray:
         np.pad(st, half, constant_values=np.nan), 2 * half + 1
     )
     return np.where(np.isnan(st), np.nan, _nanmedian_rows(windows))
-
-
-def _drop_short_runs(st: np.ndarray, min_frames: int) -> np.ndarray:
-    """NaN out runs of voiced frames shorter than ``min_frames``."""
-    voiced = ~np.isnan(st)
-    edges = np.diff(np.concatenate([[0], voiced.astype(np.int8), [0]]))
-    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-    out = st.copy()
-    for a, b in zip(starts, ends, strict=True):
-        if b - a < min_frames:
-            out[a:b] = np.nan
-    return out
 
 
 def _drop_jumps(f0: np.ndarray, jump_st: float, width: int = 7) -> np.ndarray:
