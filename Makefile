@@ -7,7 +7,7 @@ EVAL ?= ../shared/eval
 # from source and needs a C++ compiler: build-essential is installed only if g++ is missing.
 APT_PACKAGES := $(if $(shell command -v g++ 2>/dev/null),,build-essential)
 
-.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-speed bench-latency bench-interview bench-questions bench-judge bench-long fixtures clean
+.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-speed bench-latency bench-interview bench-questions bench-judge bench-long bench-pitch fixtures clean
 
 setup: system venv models  ## everything: system packages, .venv, default models
 
@@ -66,6 +66,9 @@ bench-questions: setup  ## audience questions for the bench talks (0.5B, 1.5B, a
 
 bench-judge: setup  ## answer judgement against labelled (question, answer) pairs, dev and test apart
 	$(BIN)/python bench/judge.py
+
+bench-pitch: venv  ## pitch tracks, old and new, against a pYIN reference on ../shared/eval; their cost
+	$(BIN)/python bench/pitch.py --eval $(EVAL)
 
 bench-long: setup  ## one 60-minute file: time and peak memory of a long recording
 	$(BIN)/python bench/speed.py --eval $(EVAL) --minutes 1 --long-minutes 60

@@ -96,7 +96,8 @@ _WANTS: tuple[tuple[str, re.Pattern[str]], ...] = (
                           r"\bdeadline\b|\band when\b")),
     ("who", re.compile(
         r"^(?:so,? |and )?who\b|\bwho (?:decides|makes|will|would|pays|owns)\b")),
-    ("a reason", re.compile(r"^(?:so,? |and |but )?(?:why|how come)\b|\bwhat (?:made|makes|caused)\b")),
+    ("a reason", re.compile(
+        r"^(?:so,? |and |but )?(?:why|how come)\b|\bwhat (?:made|makes|caused)\b")),
     ("how it was found", re.compile(
         r"\bhow (?:did|do|was|were|will|would) (?:you|they|we|it)?\s*(?:\w+ )?(?:measure|count|"
         r"know|test|find|track|check|collect|run|calculate|estimate|survey|get)|\bbased on\b|"
