@@ -63,7 +63,9 @@ def join_continuations(words: list[Word]) -> list[Word]:
     a cut-off fragment: the two become one Word "cold-hearted" that runs from the first's
     start to the second's end. A word that ends in a hyphen ("mon-") is a real cut-off and
     takes no continuation; nor does a word closed by punctuation ("cold," "-hearted"), and
-    "-5" (a minus sign) is left alone.
+    "-5" (a minus sign) is left alone. Pieces of one letter or a filled pause are the
+    syllables of a stumble, not parts of a word ("al- al- aligner" came out as "l", "-a",
+    "-a", "-liner."), so they are not joined either: they stay cut-off fragments.
     """
     out: list[Word] = []
     for w in words:
@@ -71,7 +73,8 @@ def join_continuations(words: list[Word]) -> list[Word]:
         if out and _CONTINUATION_RE.match(text):
             prev = out[-1]
             head = prev.text.rstrip()
-            if tokens(head) and head[-1:].isalnum():
+            before, after = tokens(head.rsplit("-", 1)[-1]), tokens(text.split("-")[1])
+            if head[-1:].isalnum() and before and after and _joins(before[-1], after[0]):
                 out[-1] = Word(
                     head + text, prev.start_s, max(prev.end_s, w.end_s),
                     min(prev.probability, w.probability),
@@ -81,30 +84,43 @@ def join_continuations(words: list[Word]) -> list[Word]:
     return out
 
 
+def _joins(*parts: str) -> bool:
+    """Parts a hyphen may join into one word: none is one letter or a filled pause."""
+    from coach.analysis.fillers import filled_pause_form  # here: fillers imports this module
+
+    return all(len(p) > 1 and filled_pause_form(p) is None for p in parts)
+
+
 def _lexical_pieces(text: str) -> list[str]:
     """Lexical words of a recogniser word: "er...um," -> ["er", "um"], "cold-hearted" one.
 
-    A hyphen inside a word joins its parts ("cold-hearted", "one-on-one") unless the word
-    opens with a part that starts the part after it: "I-I" is a repetition ("i", "i") and
-    "th-the" a cut-off then the word ("th-", "the"), unless the part is a prefix such as
-    "re-" ("re-record").
+    A hyphen inside a word joins its parts ("cold-hearted", "one-on-one") except:
+
+    - at a stutter, where the word opens with a part that starts the next one: "I-I" is a
+      repetition ("i", "i") and "th-the" a cut-off then the word ("th-", "the"), unless
+      the part is a prefix such as "re-" ("re-record");
+    - next to a one-letter part or a filled pause, which stay words of their own ("o-hmm"
+      is "o", "hmm"; "l-a-a-liner" is "l", "a", "a", "liner"), as they always were.
     """
     out: list[str] = []
     for piece in _PIECE_RE.findall(text.lower().replace("’", "'")):
         parts = piece.split("-")
-        kept: list[str] = []
+        group: list[str] = []
         for part, after in zip(parts, [*parts[1:], ""], strict=True):
-            kept.append(part)
+            group.append(part)
+            if not after:
+                break
             if (
-                after
-                and len(kept) == 1
+                len(group) == 1
                 and after.startswith(part)
                 and (part == after or part not in _PREFIXES)
             ):
-                # a repeat (same part) or a cut-off fragment, then the word again
                 out.append(part if part == after else part + "-")
-                kept = []
-        out.append("-".join(kept))
+                group = []
+            elif not _joins(part, after):
+                out.append("-".join(group))
+                group = []
+        out.append("-".join(group))
     return out
 
 

@@ -63,3 +63,35 @@ def test_stutters_written_with_hyphens_are_split() -> None:
     assert _texts(ws) == ["i", "i", "th-", "the", "re-record"]
     # "th-" is a fragment; the repeated "i" counts twice, like "I I"
     assert _texts(fillers.lexical_words(ws, set())) == ["i", "i", "the", "re-record"]
+
+
+def test_filled_pauses_and_single_letters_in_hyphenated_words_stay_apart() -> None:
+    # as tiny.en wrote mfa_cutoffprogressive: "o-hmm..." holds the "hm" the speaker said
+    ws = split_words(words(("o-hmm...", 6.92, 9.61), ("l-a-a-liner.", 9.65, 10.31)))
+    assert _texts(ws) == ["o", "hmm.", "l", "a", "a", "liner."]
+    items, _ = fillers.tag_fillers(ws)
+    assert [it.text for it in items] == ["hm"]
+
+
+def test_one_letter_and_filler_pieces_stay_cut_offs() -> None:
+    # what tiny.en wrote for "al- al- hm al- al- aligner" in mfa_cutoffprogressive
+    ws = words(("o", 6.9, 7.0), ("-hmm...", 7.0, 9.6), ("A", 9.61, 9.65), ("l", 9.65, 9.7),
+               ("-a", 9.7, 9.8), ("-a", 9.8, 9.9), ("-liner.", 9.9, 10.3), ("A", 11.75, 11.83),
+               ("liner.", 11.83, 11.99))  # fmt: skip
+    ws = split_words(ws)
+    assert _texts(ws) == ["o", "-hmm...", "A", "l", "-a", "-a", "-liner.", "A", "liner."]
+    assert _texts(fillers.lexical_words(ws, set())) == ["o", "A", "l", "A", "liner."]
+    assert _texts(split_words(words(("uh", 0.0, 0.2), ("-huh", 0.2, 0.4)))) == ["uh", "-huh"]
+
+
+def test_a_filler_word_that_starts_a_hyphenated_word_is_not_a_filler() -> None:
+    # "So -called experts" and "like -minded people": before the join, "So" and "like"
+    # were taken for fillers and their continuations for cut-offs, so both words were lost
+    ws = split_words(
+        words(("So", 0.0, 0.2), ("-called", 0.2, 0.5), ("experts", 0.5, 0.9),
+              ("disagree,", 0.9, 1.4), ("like", 1.5, 1.7), ("-minded", 1.7, 2.0),
+              ("people.", 2.0, 2.4))
+    )  # fmt: skip
+    items, marked = fillers.tag_fillers(ws)
+    assert items == []
+    assert len(fillers.lexical_words(ws, marked)) == 5
