@@ -95,7 +95,8 @@ _WANTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a time", re.compile(r"^(?:so |and |but )?when\b|\bby when\b|\bhow soon\b|\btimeline\b|"
                           r"\bdeadline\b|\band when\b")),
     ("who", re.compile(
-        r"^(?:so,? |and )?who\b|\bwho (?:decides|makes|will|would|pays|owns)\b")),
+        r"^(?:so,? |and )?who\b|\bwho (?:[a-z]+s|will|would|is|are|should|can)\b")),
+    ("a place", re.compile(r"^(?:so,? |and |but )?where\b(?!.*\bcome from\b)")),
     ("a reason", re.compile(
         r"^(?:so,? |and |but )?(?:why|how come)\b|\bwhat (?:made|makes|caused)\b")),
     ("how it was found", re.compile(
@@ -126,12 +127,18 @@ _GIVES: dict[str, re.Pattern[str]] = {
         r"year|years|day|days|soon|next|after|before|until|by|already|now|quarter)\b"
     ),
     "who": re.compile(
-        r"\b(?:i|we|me|us|they|the (?:council|board|team|committee|manager|head|director|"
+        r"\b(?:i|we|me|us|they|they'd|they'll|i'd|we'd|"
+        r"the (?:council|board|team|committee|manager|head|director|"
         r"school|city|department|office|leadership|staff|teachers|students|parents|"
         r"customers)|my (?:manager|boss|team)|nobody|everyone|nobody|whoever|[a-z]+ team)\b"
     ),
+    "a place": re.compile(
+        r"\b(?:on|at|in|behind|next to|near|beside|opposite|inside|outside|corner|street|"
+        r"road|room|building|floor|site|ground|centre|center|side|end|upstairs|downstairs)\b"
+    ),
     "a reason": re.compile(
-        r"\b(?:because|since|so that|so|due to|the reason|that's why|that is why|caused|"
+        r"\b(?:mostly|mainly|partly|largely|it's the|it is the|we think|the main|"
+        r"because|since|so that|so|due to|the reason|that's why|that is why|caused|"
         r"causes|led to|leads to|means|meant|otherwise|in order to|to avoid|to make|"
         r"thanks to|as a result|which is why)\b"
     ),
@@ -163,7 +170,8 @@ _YES_NO = re.compile(
     re.I,
 )
 _STANCE = re.compile(
-    r"\b(?:yes|yeah|yep|no|nope|not|never|probably|likely|unlikely|definitely|certainly|"
+    r"\b(?:yes|yeah|yep|no|nope|not|never|isn't|aren't|wasn't|weren't|won't|doesn't|don't|"
+    r"didn't|can't|couldn't|wouldn't|probably|likely|unlikely|definitely|certainly|"
     r"partly|mostly|depends|maybe|some|might|sure|absolutely|quite|actually|exactly|"
     r"true|false|right|wrong|agree|doubt)\b"
 )
@@ -176,6 +184,32 @@ _MORE_DEFLECTIONS = (
     "hard to put a figure", "lots of moving parts", "that's a great question",
     "great question", "it's complicated", "it's a long story",
 )  # fmt: skip
+
+
+_DEFLECTING = re.compile(
+    r"\b(?:i'd|i would|i'll|i will|we'd|we would)\s+(?:rather|prefer|hate to|not want to|"
+    r"want to be careful|leave|keep (?:us|the focus|it))\b"
+    r"|\bnot (?:going|able|in a position|the person|the right person) to (?:speculate|say|"
+    r"comment|share|go into|answer|speak)\b"
+    r"|\bwouldn't want to\b|\bspeak (?:for|to) (?:them|that)\b|\b(?:one|that's one|a question) "
+    r"for (?:the|our|my) [a-z ]{1,30}(?:rather than me|to answer|to speak to|team)\b"
+    r"|\b(?:let's|we'll|we will|we'd) (?:see|wait|learn|find out|have to see)\b|\bas we go\b"
+    r"|\bcomes back\b|\bwhen there's something to share\b|\b(?:best|better) (?:discussed|"
+    r"left|kept)\b|\btoo early\b|\bhard to say\b|\bsorted out\b|\bmoving parts\b"
+    r"|\bput a (?:number|figure) on\b|\bcan't (?:go into|share|say|comment)\b"
+)
+"""How a deflection is built, beyond the fixed phrases: declining ("I'd rather keep the
+focus..."), handing off ("that's one for the parks team rather than me"), putting off
+("let's see what comes back"), refusing to speculate."""
+
+_ASIDE = re.compile(
+    r"\bmy (?:daughter|son|kids?|children|dog|cat|brother|sister|dad|mum|mom|mother|father|"
+    r"partner|wife|husband|family|neighbou?r|friend)\b|\b(?:the|this|last) weekend\b|"
+    r"\bthis morning\b|\bspeaking of\b|\bbefore i forget\b|\bdid anyone (?:else )?see\b|"
+    r"\bfunny\b|\bat the moment i'm\b|\bi'm (?:really |particularly )?into\b|\bholiday\b"
+)
+"""Signs of a personal aside (family, pets, the weekend): an answer made of them is about
+something else, whatever word it shares with the question."""
 
 
 def wanted(question: str) -> str:
@@ -254,6 +288,8 @@ def judge_answer(
     found = specifics(answer)
     dodges = [d for d in (*DEFLECTIONS, *_MORE_DEFLECTIONS)
               if re.search(rf"\b{re.escape(d)}\b", text)]  # fmt: skip
+    dodges += [m.group(0) for m in _DEFLECTING.finditer(text)]
+    asides = [m.group(0) for m in _ASIDE.finditer(text)]
     asks = wanted(question)
     gave = gives(answer, asks, question) if asks else bool(found or topic)
     n = len(toks)
@@ -266,6 +302,8 @@ def judge_answer(
     if dodges and not (topic and (gives(answer, asks, question) if asks else found)):
         return verdict("dodged", f"deflected ({dodges[0]!r}) without giving "
                        f"{asks or 'an answer'}")  # fmt: skip
+    if asides and not (asks and gave and found):
+        return verdict("off_topic", f"a personal aside ({asides[0]!r}), not an answer")
     if not topic and not (asks and gave):
         return verdict("off_topic", "shared no topic word with the question or what it was "
                        "about")  # fmt: skip

@@ -1,0 +1,70 @@
+"""Answer judgement (pure): addressed, partial, off the topic or dodged, with the reason.
+
+The figures that count are `make bench-judge`'s, on pairs written before this code by
+someone who never saw it; these tests pin the behaviour of each rule.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from coach.analysis.answers import gives, judge_answer, topic_overlap, wanted
+
+CLAIM = "A protected bike lane on Elm Street would cost one point two million dollars."
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("How much would the lane cost each year?", "an amount"),
+        ("When does the council vote?", "a time"),
+        ("Who decides whether it goes ahead?", "who"),
+        ("Why did ridership go up?", "a reason"),
+        ("How did you count the trips?", "how it was found"),
+        ("Could you give us an example?", "an example"),
+        ("What happens if the vote fails?", "what happens"),
+        ("Where would the skate park go?", "a place"),
+        ("Would the result hold in a smaller town?", "yes or no"),
+        ("Tell me about yourself.", ""),
+    ],
+)
+def test_what_a_question_asks_for(question: str, asks: str) -> None:
+    assert wanted(question) == asks
+
+
+def test_words_the_question_used_do_not_count_as_given() -> None:
+    q = "How was the sleep survey run?"
+    assert not gives("The survey was really interesting to everyone.", "how it was found", q)
+    assert gives("An online form in homerooms, filled in by eight hundred students.",
+                 "how it was found", q)  # fmt: skip
+
+
+def test_topic_overlap_leaves_numbers_out_and_matches_word_families() -> None:
+    assert topic_overlap("Who decides?", "The decision is the council's.") == ["decid"]
+    assert topic_overlap("three chats at once", "Three of us run a marathon.") == []
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "verdict"),
+    [
+        ("How did you count the nine hundred trips?", "We put two counters on the lamp posts "
+         "for three weeks and checked them against a manual count.", "addressed"),
+        ("How did you count the nine hundred trips?", "Nine hundred trips is a lot, and it "
+         "shows how many people ride there already.", "partial"),
+        ("What would the lane cost to maintain?", "I really enjoyed preparing this talk. My "
+         "dog sat with me the whole weekend.", "off_topic"),
+        ("Wouldn't shops lose customers?", "That's a great question, and it's something "
+         "we'll keep an eye on as we go.", "dodged"),
+        ("How much more would the buses cost?", "I'm not totally sure, but roughly two "
+         "hundred thousand dollars a year, because the runs can't be shared.", "addressed"),
+        ("Who decides, and when?", "The council votes in March.", "addressed"),
+        ("Why two reviewers for payments?", "Because four of the breaks were in payments.",
+         "addressed"),
+        ("Why two reviewers for payments?", "", "no_answer"),
+    ],
+)  # fmt: skip
+def test_verdicts(question: str, answer: str, verdict: str) -> None:
+    j = judge_answer(question, answer, context=CLAIM)
+    assert j.verdict == verdict, j.reason
+    assert j.addressed == (verdict == "addressed")
+    assert j.reason
