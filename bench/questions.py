@@ -10,7 +10,7 @@ Three stages, each re-runnable:
 ``generate``
     For each model (``--llm``), talk and persona (curious, skeptical, expert, and a
     described one), coach's audience asks ``--per-persona`` questions. In the same run and
-    with the same model, threads and decoding, the *baseline* asks as many: what a user
+    with the same model, threads and decoding, the *baseline* asks one: what a user
     would do instead, a chat prompt with the whole talk ("You are <persona> ... ask one
     question"). Every question goes into a review file per talk, in shuffled order with
     an id and no sign of which system or model asked it (the key is kept apart in
@@ -162,7 +162,7 @@ def generate_one(model: str, per_persona: int) -> None:
         for persona in PERSONAS:
             p_opt = DESCRIBED if persona == "described" else persona
             persona_text = BUILTIN.get(p_opt, p_opt)
-            for text, dt in baseline_questions(llm, heard, persona_text, per_persona):
+            for text, dt in baseline_questions(llm, heard, persona_text, 1):
                 times["baseline"].append(dt)
                 items.append({
                     "split": split, "talk": path.stem, "system": "baseline",
@@ -198,11 +198,17 @@ def generate(models: list[str], per_persona: int, seed: int) -> None:
     build_reviews(seed)
 
 
-def build_reviews(seed: int) -> None:
+def build_reviews(seed: int, models: list[str] | None = None, prefix: str = "q") -> None:
+    """Review files (one per talk, shuffled, ids ``PREFIX0001``...) and the key, for the
+    questions of ``models`` (all generated ones by default). Several rounds may share the
+    folder: each round's files are named by its prefix, and the key grows."""
     rng = random.Random(seed)
     by_talk: dict[str, list[dict]] = defaultdict(list)
     perf: dict[str, dict] = {}
-    for path in sorted(OUT.glob("gen_*.jsonl")):
+    paths = sorted(OUT.glob("gen_*.jsonl"))
+    if models:
+        paths = [OUT / f"gen_{m}.jsonl" for m in models]
+    for path in paths:
         lines = [json.loads(line) for line in path.open() if line.strip()]
         perf[path.stem[4:]] = lines[0]["perf"]
         for item in lines[1:]:
@@ -216,14 +222,20 @@ def build_reviews(seed: int) -> None:
         lines = [f"# Talk {stem}", "", talk_text(path), "", "## Questions", ""]
         for item in items:
             n += 1
-            item["id"] = f"q{n:04d}"
+            item["id"] = f"{prefix}{n:04d}"
             key.append(item)
             lines.append(f"- {item['id']}: {item['question']}")
-        (OUT / f"review_{stem}.md").write_text("\n".join(lines) + "\n")
-    with (OUT / "key.jsonl").open("w") as f:
+        (OUT / f"review_{prefix}_{stem}.md").write_text("\n".join(lines) + "\n")
+    old_key = OUT / "key.jsonl"
+    kept = [line for line in old_key.open() if not json.loads(line)["id"].startswith(prefix)] if (
+        old_key.exists() and models) else []  # fmt: skip
+    with old_key.open("w") as f:
+        f.writelines(kept)
         for item in key:
             f.write(json.dumps(item, ensure_ascii=False) + "\n")
-    (OUT / "generation.json").write_text(json.dumps(perf, indent=2) + "\n")
+    gen_file = OUT / "generation.json"
+    old_perf = json.loads(gen_file.read_text()) if gen_file.exists() and models else {}
+    gen_file.write_text(json.dumps({**old_perf, **perf}, indent=2) + "\n")
 
 
 def score_verdicts(out: Path, name: str, *, group_by: str = "talk") -> int:
