@@ -193,7 +193,8 @@ def _add_session_args(p: argparse.ArgumentParser, *, who: str, recording: str) -
     mo.add_argument(
         "--llm-model",
         default="qwen2.5-coder-0.5b-instruct",
-        help="any GGUF chat model file (default: the shipped Qwen2.5 0.5B)",
+        help="any GGUF chat model file, or qwen2.5-coder-1.5b-instruct after `coach models "
+        "fetch qwen2.5-coder-1.5b-instruct` (default: the shipped Qwen2.5 0.5B)",
     )
     mo.add_argument(
         "--voice",
