@@ -511,16 +511,26 @@ _YOU = {"i": "you", "i'm": "you're", "i've": "you've", "i'd": "you'd", "i'll": "
         "ours": "yours", "myself": "yourself", "ourselves": "yourselves"}  # fmt: skip
 
 
+_FIGURE_PHRASE = re.compile(
+    r"\b((?:(?:about|almost|nearly|around|some)\s+)?(?:a |one |two |three |four |five |"
+    r"six |seven |eight |nine |ten |[a-z]+ty(?:-[a-z]+)? |[a-z]+teen |a hundred |a thousand )"
+    r"(?:[a-z-]+ ){0,3}?(?:hundred|thousand|million|billion|percent|dollars|pounds|euros|"
+    r"minutes|hours|days|weeks|months|years|[a-z]+s)\b(?: [a-z]+s\b)?)", re.I)  # fmt: skip
+
+
 def said_back(claim: str, *, max_words: int = 14) -> str:
-    """The gist of a claim as a listener says it back ("You said you cut the bill by a
-    third."): its first clause, at most ``max_words`` words, in the second person."""
-    first = re.split(r",\s+(?:and|but|so|because|which)\b|;|\s+because\s+|\s+but\s+",
-                     claim.strip().rstrip(".!"))[0]  # fmt: skip
+    """The gist of a claim as a listener says it back, in the second person: its first
+    clause when that is short ("You said you cut the bill by a third."), else the figure
+    it gives ("You mentioned forty-one million drink bottles."), else nothing: a clause
+    is never cut off in the middle."""
+    first = re.split(r",\s+(?:and|but|so|because|which|who|where)\b|;|:|\s+because\s+|"
+                     r"\s+but\s+|,\s+", claim.strip().rstrip(".!"))[0]  # fmt: skip
     words = first.split()
-    if len(words) > max_words:
-        words = words[:max_words]
-        while words and tokens(words[-1])[-1:] and tokens(words[-1])[-1] in STOP_WORDS:
-            words.pop()
+    fragment = re.match(r"^(?:in|at|on|for|with|after|before|when|if|since|as|while|"
+                        r"although|because|by|from|during|once)\b", first, re.I)  # fmt: skip
+    if len(words) > max_words or len(words) < 4 or fragment:
+        m = _FIGURE_PHRASE.search(claim)
+        return f"You mentioned {m.group(1).strip()}." if m else ""
     out = []
     for w in words:
         core = w.strip(",.").lower()
