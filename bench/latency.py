@@ -110,7 +110,18 @@ def main() -> int:
         sources = [e.question.source for e in result.exchanges]
         print(f"questions from the LLM: {sources.count('llm')} of {len(sources)} "
               f"(rest built from key terms)")  # fmt: skip
+        fu = sorted(
+            t.stages()["question_after_decision_s"]
+            for t in result.timings
+            if t.reply == "follow_up" and t.stages()["question_after_decision_s"]
+        )
+        follow_up = {"n": len(fu)}
+        if fu:
+            p95 = fu[min(len(fu) - 1, round(0.95 * (len(fu) - 1)))]
+            follow_up |= {"p50": round(fu[len(fu) // 2], 2), "p95": round(p95, 2)}
+        print(f"follow-ups heard after the decision: {follow_up}")
         doc = {
+            "follow_up_heard_s": follow_up,
             "llm": args.llm_model, "questions": args.questions, "fast": args.fast,
             "stages": figures, "ready_s": result.ready_s, "peak_mb": round(peak_mb),
             "talk": talk, "status": result.status,

@@ -1,0 +1,109 @@
+"""Markdown tables for the README, made from ``bench/results/*.json`` (never typed by hand).
+
+    .venv/bin/python bench/tables.py questions judge latency
+
+Each table names the results file, its date and commit, so every published figure can be
+traced to the run that produced it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def _load(name: str) -> dict:
+    return json.loads((RESULTS / f"{name}.json").read_text())
+
+
+def _source(doc: dict, name: str) -> str:
+    return f"(`bench/results/{name}.json`, {doc['date'][:10]}, commit {doc['commit']})"
+
+
+def questions() -> str:
+    doc = _load("questions")
+    groups = doc["figures"]["groups"]
+    gen = doc["figures"]["generation"]
+    rows = [
+        "| split | asked by | model | curious | skeptical | expert | described | all |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    keys = sorted({tuple(k.split("/")[:3]) for k in groups})
+    for split, system, model in sorted(keys, key=lambda k: (k[0] != "test", k)):
+        cells = []
+        for persona in ("curious", "skeptical", "expert", "described", "all"):
+            g = groups.get(f"{split}/{system}/{model}/{persona}")
+            cells.append(
+                f"{g['acceptable_share']:.0%} ({g['acceptable']}/{g['questions']})" if g else "-"
+            )
+        name = "coach" if system == "coach" else "plain prompt"
+        rows.append(f"| {split} | {name} | {model} | " + " | ".join(cells) + " |")
+    rows.append("")
+    rows.append(
+        "| model | seconds per question p50 / p95 (coach) | peak memory | "
+        "questions from the model / plain fallbacks |"
+    )
+    rows.append("| --- | --- | --- | --- |")
+    for model, p in sorted(gen.items()):
+        src = p.get("sources", {})
+        rows.append(
+            f"| {model} | {p.get('coach_s_p50')} / {p.get('coach_s_p95')} | "
+            f"{p.get('peak_rss_mb'):.0f} MB | {src.get('llm', 0)} / "
+            f"{src.get('fallback', 0)} |"
+        )
+    return "\n".join(rows) + "\n\n" + _source(doc, "questions")
+
+
+def judge() -> str:
+    doc = _load("judge")
+    f = doc["figures"]
+    rows = [
+        "| split | pairs | addressed precision | addressed recall | partial P / R | "
+        "off-topic P / R | dodged P / R |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for split in ("dev", "test"):
+        s = f[split]
+        pr = lambda k, s=s: f"{s[k]['precision']} / {s[k]['recall']}"  # noqa: E731
+        rows.append(
+            f"| {split} | {s['pairs']} | {s['addressed']['precision']} | "
+            f"{s['addressed']['recall']} | {pr('partial')} | {pr('off_topic')} | "
+            f"{pr('dodged')} |"
+        )
+    return "\n".join(rows) + "\n\n" + _source(doc, "judge")
+
+
+def latency() -> str:
+    rows = [
+        "| model | first question after the talk | question after an answer p50 / p95 | "
+        "follow-up heard p50 / p95 | peak memory |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    sources = []
+    for path in sorted(RESULTS.glob("latency*.json")):
+        doc = json.loads(path.read_text())
+        f = doc["figures"]
+        st = f["stages"].get("question_after_decision_s", {})
+        fu = f.get("follow_up_heard_s", {})
+        rows.append(
+            f"| {f.get('llm', 'qwen2.5-coder-0.5b-instruct')} | "
+            f"{f['talk'].get('question_after_decision_s')} s | {st.get('p50')} / "
+            f"{st.get('p95')} s | {fu.get('p50', '-')} / {fu.get('p95', '-')} s | "
+            f"{f['peak_mb']} MB |"
+        )
+        sources.append(_source(doc, path.stem))
+    return "\n".join(rows) + "\n\n" + " ".join(sources)
+
+
+def main() -> int:
+    for name in sys.argv[1:] or ["questions", "judge", "latency"]:
+        print(globals()[name]())
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
