@@ -7,7 +7,7 @@ EVAL ?= ../shared/eval
 # from source and needs a C++ compiler: build-essential is installed only if g++ is missing.
 APT_PACKAGES := $(if $(shell command -v g++ 2>/dev/null),,build-essential)
 
-.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-speed bench-latency bench-interview bench-questions bench-judge bench-long bench-pitch fixtures clean
+.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-speed bench-latency bench-interview bench-questions bench-interview-questions bench-judge bench-long bench-pitch fixtures clean
 
 setup: system venv models  ## everything: system packages, .venv, default models
 
@@ -57,8 +57,12 @@ bench-speed: setup  ## real-time factor and peak memory on >= 10 minutes of audi
 bench-latency: setup  ## the rehearse loop in real time over >= 10 Q&A turns: response times, memory
 	$(BIN)/python bench/latency.py --questions 10
 
-bench-interview: setup  ## 20 scripted interviews: single in-role questions, follow-ups on vague answers; one in real time
+bench-interview: setup  ## 20 scripted interviews: follow-ups on the recordings known to be vague; one in real time
 	$(BIN)/python bench/interview.py --interviews 20 --realtime
+
+bench-interview-questions: setup  ## the interviewer's questions per role for a blind reviewer (1.5B and the banks alone), scored from its verdicts
+	$(BIN)/coach models fetch qwen2.5-coder-1.5b-instruct
+	$(BIN)/python bench/interview_questions.py all --llm qwen2.5-coder-1.5b-instruct
 
 bench-questions: setup  ## audience questions for the bench talks (0.5B, 1.5B, and a plain-prompt baseline), scored from blind verdicts
 	$(BIN)/coach models fetch qwen2.5-coder-1.5b-instruct
