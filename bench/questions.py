@@ -125,7 +125,7 @@ def baseline_questions(llm, talk: str, persona_text: str, n: int) -> list[tuple[
     return out
 
 
-def generate_one(model: str, per_persona: int) -> None:
+def generate_one(model: str, per_persona: int, *, baseline: bool = True) -> None:
     """One model's questions (its own process, so its peak memory is its own)."""
     from coach.audience import PERSONAS as BUILTIN
     from coach.audience import Audience, AudienceOptions
@@ -157,7 +157,7 @@ def generate_one(model: str, per_persona: int) -> None:
                     "rejected": q.rejected,
                 })  # fmt: skip
         print(f"{model} {path.stem}: coach done", flush=True)
-    for split, path in talks:
+    for split, path in talks if baseline else []:
         heard = (HEARD / f"{path.stem}.txt").read_text().strip()
         for persona in PERSONAS:
             p_opt = DESCRIBED if persona == "described" else persona
@@ -298,9 +298,10 @@ def main() -> int:
     ap.add_argument("--per-persona", type=int, default=2)
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--force", action="store_true", help="transcribe again")
+    ap.add_argument("--no-baseline", action="store_true", help="coach's questions only")
     args = ap.parse_args()
     if args.stage == "_one":
-        generate_one(args.llm[0], args.per_persona)
+        generate_one(args.llm[0], args.per_persona, baseline=not args.no_baseline)
         return 0
     if args.stage in ("transcribe", "all"):
         transcribe(args.force)

@@ -631,19 +631,6 @@ def check_recital(question: str, claim: str, *, run: int = 10) -> str | None:
     return None
 
 
-_TWO_QUESTIONS = re.compile(
-    r",?\s+(?:and|or)\s+(?:what|how|why|who|when|where|which|is|are|was|were|does|do|did|"
-    r"will|would|can|could|should|has|have)\b", re.I)  # fmt: skip
-
-
-def check_one_question(question: str) -> str | None:
-    """Why a question is two questions joined ("What will it cost, and how will it affect
-    the team?"), or None (pure)."""
-    if _TWO_QUESTIONS.search(question):
-        return "two questions joined"
-    return None
-
-
 def check_on_claim(question: str, claim: str, transcript: str) -> str | None:
     """Why a question strays from the claim it was asked about to another point of the
     talk, or None (pure): it uses topic words of the talk but none of the claim's."""
@@ -792,7 +779,7 @@ class Audience:
             question_check=lambda said: (
                 check_not_stated(said, self.transcript) or check_faithful(said, claim_text)
                 or check_recital(said, claim_text)
-                or check_on_claim(said, claim_text, self.transcript) or check_one_question(said)
+                or check_on_claim(said, claim_text, self.transcript)
             ),
         )  # fmt: skip
 

@@ -44,7 +44,6 @@ import numpy as np
 
 from coach import SAMPLE_RATE
 from coach.analysis.answers import AnswerJudgement, judge_answer
-from coach.analysis.claims import MISSING_TEXT
 from coach.asr import AsrOptions, Transcriber
 from coach.audience import Audience, AudienceOptions, Question, follow_up_lines
 from coach.errors import CoachError, OptionsError
@@ -60,7 +59,7 @@ logger = logging.getLogger(__name__)
 
 ACK_AFTER_TALK = "Thank you for the talk."
 ACK_ANSWERED = ("Thank you.", "Okay, thanks.", "Got it, thank you.", "Thanks.")
-ACK_DODGED = "I'm not sure that answered my question."
+ACK_DODGED = "Let me push you on that."
 ACK_NO_ANSWER = "No problem, let's move on."
 CLOSING = "Thank you, those are all my questions."
 ACKS = (ACK_AFTER_TALK, *ACK_ANSWERED, ACK_DODGED, ACK_NO_ANSWER, CLOSING)
@@ -665,8 +664,7 @@ class Verdict:
     reason: str = ""
     """Why, in one line (the measured facts)."""
     press: str = ""
-    """Said instead of ``ack`` before a follow-up ("I'm not sure that answered my
-    question.")."""
+    """Said instead of ``ack`` before a follow-up ("Not quite.")."""
 
 
 class Asker(Protocol):
@@ -724,8 +722,7 @@ class AudienceAsker:
         self.min_words = min_words
         self._asked = 0
         self._acks = 0
-        self.lines = ACKS + tuple(press_line("partial", m) for m in MISSING_TEXT.values()) + (
-            press_line("off_topic", ""), *follow_up_lines())  # fmt: skip
+        self.lines = ACKS + (press_line("partial"), press_line("off_topic"), *follow_up_lines())
 
     def next_question(self) -> Question | None:
         if self._asked >= self.n:
@@ -757,12 +754,14 @@ class AudienceAsker:
         return None
 
 
-def press_line(verdict: str, missing: str) -> str:
-    """What the audience says before a follow-up, naming what the answer left out."""
-    if verdict == "partial" and missing:
-        return f"You didn't quite say {missing}."
+def press_line(verdict: str, missing: str = "") -> str:
+    """What the audience says the moment an answer missed its question: short (about a
+    second), so the follow-up itself, which asks for what was missing, is heard within
+    about two seconds of the end of the answer."""
+    if verdict == "partial":
+        return "Not quite."
     if verdict == "off_topic":
-        return "I think that was about something else."
+        return "That's a different point."
     return ACK_DODGED
 
 
