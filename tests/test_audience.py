@@ -250,4 +250,5 @@ def test_real_model_asks_grounded_single_questions() -> None:
     qs = list(a.questions(3))
     for q in qs:
         assert check_question(q.spoken_text, transcript=TALK, asked=[]) is None, q
-    assert len({q.focus for q in qs}) == 3  # three different claims
+    # every claim is asked about before any is asked about twice
+    assert len({q.focus for q in qs}) == min(3, len(a.claims))
