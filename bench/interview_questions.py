@@ -67,7 +67,7 @@ def generate(models: list[str], per_persona: int, seed: int) -> None:
             for role in roles:
                 for i, persona in enumerate(PERSONAS):
                     opts = InterviewOptions(role=role, persona=persona, questions=per_persona,
-                                            seed=i)  # fmt: skip
+                                            seed=i, llm_wording=True)  # fmt: skip
                     iv = Interviewer(llm, opts)
                     while (q := iv.next_question()) is not None:
                         dt = (q.ready_at or 0) - (q.started_at or 0)

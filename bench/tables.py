@@ -57,6 +57,21 @@ def questions() -> str:
     return "\n".join(rows) + "\n\n" + _source(doc, "questions")
 
 
+def interview_questions() -> str:
+    doc = _load("interview_questions")
+    groups = doc["figures"]["groups"]
+    rows = ["| split | wording | acceptable |", "| --- | --- | --- |"]
+    for name, g in sorted(groups.items()):
+        split, _system, model, persona = name.split("/")
+        if persona == "all":
+            wording = "the banks' own" if model.startswith("none") else f"{model} rewording"
+            rows.append(
+                f"| {split} | {wording} | {g['acceptable_share']:.0%} "
+                f"({g['acceptable']}/{g['questions']}) |"
+            )
+    return "\n".join(rows) + "\n\n" + _source(doc, "interview_questions")
+
+
 def judge() -> str:
     doc = _load("judge")
     f = doc["figures"]
@@ -99,7 +114,7 @@ def latency() -> str:
 
 
 def main() -> int:
-    for name in sys.argv[1:] or ["questions", "judge", "latency"]:
+    for name in sys.argv[1:] or ["questions", "interview_questions", "judge", "latency"]:
         print(globals()[name]())
         print()
     return 0

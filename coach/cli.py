@@ -291,6 +291,12 @@ def _add_interview(sub: argparse._SubParsersAction) -> None:  # type: ignore[typ
         help="warm, neutral (default) or skeptical, or a description",
     )
     iv.add_argument(
+        "--llm-wording",
+        action="store_true",
+        help="let the LLM reword each planned question in the persona's words (measured "
+        "worse than the banks' own wording; see the README)",
+    )
+    iv.add_argument(
         "--stage",
         default="full",
         choices=["full", "opener", "behavioral", "technical", "closing"],
@@ -455,6 +461,7 @@ def _interview(args: argparse.Namespace) -> int:
     options = InterviewOptions(
         role=args.role, company=args.company, persona=args.persona, stage=args.stage,
         questions=args.questions, prefer_types=prefer, seed=args.seed,
+        llm_wording=args.llm_wording,
     )  # fmt: skip
     # check the role and plan now, before the microphone opens
     Interviewer(None, options, scenario=scenario)

@@ -100,7 +100,7 @@ def test_llm_adapts_questions_and_never_answers_them(tmp_path: Path) -> None:
         )
     ] + [json.dumps({"question": "What exactly did you do, and what was the result?"})] * 8
     llm = ScriptedLlm(replies)
-    res = run_interview(tmp_path, ANSWERS[:4], llm=llm, questions=4).result
+    res = run_interview(tmp_path, ANSWERS[:4], llm=llm, questions=4, llm_wording=True).result
     spoken = [e.question.spoken_text for e in res.exchanges]
     for e in res.exchanges:  # the LLM's questions: one, ending the turn; else the bank's
         text = e.question.spoken_text
