@@ -1143,15 +1143,17 @@ class Rehearsal(Conversation):
             return  # a virtual mic played fast leaves no time to prepare
         if self._prep is not None and not self._prep.done():
             return
-        heard = len(recorder.transcribed_at)
-        if heard == self._prep_heard:
-            return
         llm = self.models.llm()
         if llm is None:
             return
-        self._prep_heard = heard
-        if self._audience is None:
+        if self._audience is None:  # the prompt's fixed part into llama.cpp's cache, now
             self._audience = Audience(llm, "", self.options.audience)
+            self._prep = self._pool.submit(self._audience.warm_up)
+            return
+        heard = len(recorder.transcribed_at)
+        if heard == self._prep_heard:
+            return
+        self._prep_heard = heard
         audience, text = self._audience, recorder.transcript_so_far()
 
         def job() -> None:  # a candidate, and its speech, made while the talk goes on
