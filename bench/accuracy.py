@@ -13,7 +13,6 @@ positives and max(0, n - m) misses.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from dataclasses import replace
@@ -22,6 +21,9 @@ from pathlib import Path
 from coach.analysis.acoustic import AcousticOptions
 from coach.asr import AsrOptions, Transcriber
 from coach.score import ScoreOptions, score_file
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from results import load_truth  # noqa: E402
 
 FILLED = {"um", "uh", "hm", "er", "ah"}
 NON_LEXICAL = FILLED | {"yknow"}
@@ -125,11 +127,9 @@ def main() -> int:
     ap.add_argument("--temperatures", type=float, nargs="+", default=AsrOptions.temperatures)
     ap.add_argument("--detail", action="store_true", help="print every clip")
     args = ap.parse_args()
-    truth_path = args.eval / "truth.json"
-    if not truth_path.is_file():
-        print(f"bench: no {truth_path}; pass --eval DIR", file=sys.stderr)
+    truth = load_truth(args.eval)
+    if truth is None:
         return 2
-    truth = json.loads(truth_path.read_text())
     base = ScoreOptions(
         asr=AsrOptions(
             model=args.asr_model,

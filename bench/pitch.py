@@ -24,7 +24,6 @@ Run: ``.venv/bin/python bench/pitch.py`` (or ``make bench-pitch``).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 import warnings
@@ -33,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from results import write_results
+from results import load_truth, write_results
 
 from coach import SAMPLE_RATE, audio
 from coach.analysis import prosody
@@ -182,11 +181,9 @@ def main() -> int:
     ap.add_argument("--eval", type=Path, default=Path("../shared/eval"))
     ap.add_argument("--detail", action="store_true", help="print every clip")
     args = ap.parse_args()
-    truth_path = args.eval / "truth.json"
-    if not truth_path.is_file():
-        print(f"bench: no {truth_path}; pass --eval DIR", file=sys.stderr)
+    truth = load_truth(args.eval)
+    if truth is None:
         return 2
-    truth = json.loads(truth_path.read_text())
     warnings.simplefilter("ignore", UserWarning)  # PySoundFile/audioread notes from librosa
     rows: list[dict[str, Any]] = []
     total_s = 0.0

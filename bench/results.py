@@ -58,3 +58,15 @@ def peak_rss_mb() -> float:
     import resource
 
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def load_truth(eval_dir: Path) -> dict[str, Any] | None:
+    """``truth.json`` of the shared eval set, or None after saying on stderr how to point
+    at it."""
+    import sys
+
+    path = eval_dir / "truth.json"
+    if not path.is_file():
+        print(f"bench: no {path}; pass --eval DIR", file=sys.stderr)
+        return None
+    return json.loads(path.read_text())

@@ -23,6 +23,11 @@ def _source(doc: dict, name: str) -> str:
     return f"(`bench/results/{name}.json`, {doc['date'][:10]}, commit {doc['commit']})"
 
 
+def _share(g: dict) -> str:
+    """An acceptable share with its counts: "21% (15/72)"."""
+    return f"{g['acceptable_share']:.0%} ({g['acceptable']}/{g['questions']})"
+
+
 def questions() -> str:
     doc = _load("questions")
     groups = doc["figures"]["groups"]
@@ -36,9 +41,7 @@ def questions() -> str:
         cells = []
         for persona in ("curious", "skeptical", "expert", "described", "all"):
             g = groups.get(f"{split}/{system}/{model}/{persona}")
-            cells.append(
-                f"{g['acceptable_share']:.0%} ({g['acceptable']}/{g['questions']})" if g else "-"
-            )
+            cells.append(_share(g) if g else "-")
         name = "coach" if system == "coach" else "plain prompt"
         rows.append(f"| {split} | {name} | {model} | " + " | ".join(cells) + " |")
     rows.append("")
@@ -65,10 +68,7 @@ def interview_questions() -> str:
         split, _system, model, persona = name.split("/")
         if persona == "all":
             wording = "the banks' own" if model.startswith("none") else f"{model} rewording"
-            rows.append(
-                f"| {split} | {wording} | {g['acceptable_share']:.0%} "
-                f"({g['acceptable']}/{g['questions']}) |"
-            )
+            rows.append(f"| {split} | {wording} | {_share(g)} |")
     return "\n".join(rows) + "\n\n" + _source(doc, "interview_questions")
 
 

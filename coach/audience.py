@@ -31,13 +31,12 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from coach.analysis.answers import STOP_WORDS
+from coach.analysis.answers import STOP_WORDS, content_stems
 from coach.analysis.claims import (
     ASK_KIND_LABEL,
     MISSING_TEXT,
     Claim,
     PlannedQuestion,
-    content_terms,
     find_claims,
     number_words,
     plan_questions,
@@ -568,7 +567,7 @@ _QUESTION_GENERIC = frozenset(
 )
 
 
-_GENERIC_STEMS = frozenset(stem(w) for w in _QUESTION_GENERIC) | content_terms(
+_GENERIC_STEMS = frozenset(stem(w) for w in _QUESTION_GENERIC) | content_stems(
     " ".join(number_words(n) for n in (*range(20), *range(20, 100, 10), 100, 1000, 10**6, 10**9))
 )
 
@@ -583,7 +582,7 @@ def check_not_stated(question: str, transcript: str) -> str | None:
     q = question.strip()
     if not _FACTOID.match(q) or re.search(r"\b(would|could|might|should|if|else|other)\b", q, re.I):
         return None  # a hypothetical or a comparison asks for something new
-    terms = content_terms(q) - _GENERIC_STEMS
+    terms = content_stems(q) - _GENERIC_STEMS
     if not terms:
         return None
     for sentence in talk_sentences(transcript):
@@ -594,7 +593,7 @@ def check_not_stated(question: str, transcript: str) -> str | None:
                                                       "percent", "dollars"))  # fmt: skip
         if not has_fact:
             continue
-        covered = terms & content_terms(said)
+        covered = terms & content_stems(said)
         if len(covered) >= (len(terms) if len(terms) <= 3 else math.ceil(0.8 * len(terms))):
             return "asks for something the talk states"
     return None
@@ -688,11 +687,6 @@ class Audience:
     def hear(self, question: Question, answer: str) -> None:
         """Remember an answer, so later questions can build on what was said."""
         self.heard.append((question.spoken_text, " ".join(answer.split())))
-
-    def missing(self, question: Question) -> str:
-        """What an answer to ``question`` had to give ("what it rests on")."""
-        plan = self.plan_for(question)
-        return MISSING_TEXT[plan.kind] if plan else "a direct answer"
 
     def update(self, transcript: str, *, complete: bool = True) -> None:
         """The talk so far (``complete=False``, during the talk: its last sentence may be
@@ -856,10 +850,7 @@ class Audience:
 
     def next_question(self) -> Question:
         """Generate a whole question about a new claim (not streamed)."""
-        for item in self.ask():
-            if isinstance(item, Question):
-                return item
-        raise AssertionError("Audience.ask ended without a Question")
+        return _last(self.ask())
 
     def questions(self, n: int) -> Iterator[Question]:
         """``n`` questions in a row."""
@@ -896,4 +887,4 @@ def _whole_talk_claim(transcript: str) -> list[Claim]:
     sentences = talk_sentences(transcript) or [transcript.strip() or "your main point"]
     best = max(sentences, key=lambda s: len(s.split()))
     said = spoken_numbers(best)
-    return [Claim(0, said, ("experience",), 1.0, content_terms(said))]
+    return [Claim(0, said, ("experience",), 1.0, frozenset(content_stems(said)))]

@@ -740,7 +740,7 @@ class AudienceAsker:
         self.audience.hear(q, text)
         ack = ACK_ANSWERED[self._acks % len(ACK_ANSWERED)]
         self._acks += 1
-        press = press_line(j.verdict, self.audience.missing(q))
+        press = press_line(j.verdict)
         return Verdict(j.addressed, not j.addressed and j.words > 0, ack, j.reason, press)
 
     def follow_up(
@@ -754,7 +754,7 @@ class AudienceAsker:
         return None
 
 
-def press_line(verdict: str, missing: str = "") -> str:
+def press_line(verdict: str) -> str:
     """What the audience says the moment an answer missed its question: short (about a
     second), so the follow-up itself, which asks for what was missing, is heard within
     about two seconds of the end of the answer."""

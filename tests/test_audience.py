@@ -8,7 +8,7 @@ import json
 import pytest
 from conftest import ScriptedLlm
 
-from coach.analysis.claims import find_claims, plan_questions
+from coach.analysis.claims import MISSING_TEXT, find_claims, plan_questions
 from coach.audience import (
     Audience,
     AudienceOptions,
@@ -200,7 +200,8 @@ def test_follow_up_names_what_the_answer_missed() -> None:
     assert isinstance(fu, Question) and fu.kind == "follow_up" and fu.focus == q1.focus
     prompt = llm.prompts[-1][-1]["content"]
     assert q1.text in prompt and "I'm not sure." in prompt and "deflected" in prompt
-    assert a.missing(q1) in prompt  # the follow-up presses for what was missing
+    plan = a.plan_for(q1)
+    assert plan is not None and MISSING_TEXT[plan.kind] in prompt  # presses for what was missing
 
 
 def test_the_audience_hears_the_answers() -> None:

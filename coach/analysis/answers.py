@@ -299,7 +299,7 @@ def judge_answer(
 
     if n == 0:
         return verdict("no_answer", "no answer was heard")
-    if dodges and not (topic and (gives(answer, asks, question) if asks else found)):
+    if dodges and not (topic and (gave if asks else found)):
         return verdict("dodged", f"deflected ({dodges[0]!r}) without giving "
                        f"{asks or 'an answer'}")  # fmt: skip
     if asides and not (asks and gave and found):

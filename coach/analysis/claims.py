@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from coach.analysis.script import stem
+from coach.analysis.answers import content_stems
 from coach.transcript import tokens
 
 CLAIM_TYPES = (
@@ -36,22 +36,6 @@ ASK_KINDS = (
     "method", "limits",
 )  # fmt: skip
 """Kinds of question a real audience asks about a claim."""
-
-ASK_KIND_TEXT: dict[str, str] = {
-    "evidence": "ask what the claim rests on: where the figure comes from or how it was measured",
-    "objection": "raise a reasonable doubt or counter-argument about the claim and ask the "
-    "speaker to answer it",
-    "transfer": "ask whether the claim would hold in a different place, group or situation "
-    "that the speaker did not cover",
-    "cost": "ask about a cost, risk or side effect of what the speaker claims or proposes "
-    "that the speaker did not mention",
-    "next_steps": "ask what happens next: who decides, when, or what happens if it does not work",
-    "clarification": "ask the speaker to clarify something vague or unexplained in the claim",
-    "example": "ask for a concrete example or story that shows the claim in practice",
-    "method": "ask how exactly it was done or measured: the method, the sample, the comparison",
-    "limits": "ask about the limits of the claim: where it would not hold, or what it leaves out",
-}
-"""What each kind of question does, as the model is told."""
 
 ASK_KIND_LABEL: dict[str, str] = {
     "evidence": "the evidence behind it",
@@ -429,16 +413,11 @@ class Claim:
 
 
 def talk_sentences(transcript: str) -> list[str]:
-    """The talk's sentences, in order (a transcript's punctuation decides)."""
+    """The talk's sentences, in order (a transcript's punctuation decides; a stop followed
+    by a lower-case word, where Whisper closed an utterance mid-sentence, does not end
+    one)."""
     parts = re.split(r"(?<=[.?!])\s+(?=[A-Z0-9\"'$£€])", " ".join(transcript.split()))
     return [p.strip() for p in parts if p.strip()]
-
-
-def content_terms(text: str) -> frozenset[str]:
-    """Stems of the topic words of ``text`` (stop words and short words dropped)."""
-    from coach.analysis.answers import STOP_WORDS
-
-    return frozenset(stem(t) for t in tokens(text) if t not in STOP_WORDS and len(t) > 2)
 
 
 def find_claims(transcript: str, *, min_words: int = 6) -> list[Claim]:
@@ -464,7 +443,9 @@ def find_claims(transcript: str, *, min_words: int = 6) -> list[Claim]:
             continue
         weight = min(2.5, sum(_KIND_WEIGHT[t] for t in types)) + min(len(words), 30) / 60
         types.sort(key=_TYPE_ORDER.index)
-        claims.append(Claim(i, said, tuple(types), round(weight, 3), content_terms(said)))
+        claims.append(
+            Claim(i, said, tuple(types), round(weight, 3), frozenset(content_stems(said)))
+        )
     return claims
 
 
@@ -475,11 +456,6 @@ class PlannedQuestion:
     claim: Claim
     kind: str
     """One of :data:`ASK_KINDS`."""
-
-    @property
-    def instruction(self) -> str:
-        """The kind of question, as the model is told."""
-        return ASK_KIND_TEXT[self.kind]
 
 
 def plan_questions(
