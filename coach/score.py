@@ -142,7 +142,11 @@ def analyze(
     t0 = time.perf_counter()
     tracks = measured.tracks
     vad_frame_s = options.vad.frame_ms / 1000
+    voice = pauses.speech_spans(
+        tracks.voiced, frame_s=vad_frame_s, rms_db=tracks.rms_db, options=options.pauses
+    )
     words = snap_to_voice(measured.words, tracks.voiced, frame_s=vad_frame_s)
+    words = fillers.place_filled_pauses(words, voice, options.fillers)
     report = ClipReport(file=file, duration_s=measured.duration_s, tracks=tracks)
     filler_items, filler_idx = fillers.tag_fillers(words, options.fillers)
     filler_items += acoustic.recover_filled_pauses(

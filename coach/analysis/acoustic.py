@@ -42,6 +42,14 @@ class AcousticOptions:
     """...and a voiced stretch this close (s) to it is taken to be that word, not a filler."""
     near_transcript_s: float = 0.4
     """A stretch this close (s) to a filled pause the recogniser wrote is that one."""
+    word_edge_s: float = 0.05
+    """A stretch whose voice starts inside a recognised word, or this close (s) after its
+    end, is that word's trailing edge, not a filler: on unseen speech the release of a
+    clip's last word came out as an "uh/um" (issue 8)."""
+    clip_end_s: float = 0.15
+    """A stretch ending this close (s) to the end of the recording is not taken: it is cut
+    off, so neither its length nor its steadiness can be judged (issue 8: an "uh/um" at
+    32.95-33.2 s of a 33.21 s clip)."""
 
 
 def _covered(a: float, b: float, spans: list[tuple[float, float]]) -> float:
@@ -59,6 +67,9 @@ def recover_filled_pauses(
     options: AcousticOptions = AcousticOptions(),
 ) -> list[FillerItem]:
     """Filled pauses the transcript missed, found as steady voiced stretches between words.
+
+    A stretch that continues a word's voice (its trailing edge) or runs into the end of
+    the recording is not taken.
 
     Args:
         words: all recognised words, time order.
@@ -84,11 +95,14 @@ def recover_filled_pauses(
         if w.duration_s < options.unplaced_word_s and not filled_pause_form(w.norm)
     ]
     reach = options.unplaced_reach_s
+    end_s = tracks.f0_hz.size * HOP_S
     found: list[FillerItem] = []
     for i, j in true_runs(~np.isnan(tracks.f0_hz)):
         a, b = i * HOP_S, j * HOP_S
         dur = b - a
-        if not options.min_s <= dur <= options.max_s:
+        if not options.min_s <= dur <= options.max_s or b > end_s - options.clip_end_s:
+            continue
+        if any(s <= a <= e + options.word_edge_s for s, e in word_spans):
             continue
         if _covered(a, b, word_spans) > options.max_word_overlap * dur:
             continue

@@ -108,6 +108,53 @@ def silent_gaps(
     return gaps
 
 
+def quiet_below_db(
+    voiced: np.ndarray, rms_db: np.ndarray | None, *, frame_s: float, quiet_db: float
+) -> float | None:
+    """Loudness (dB) under which a 10 ms frame is quiet: ``quiet_db`` below loud speech (the
+    95th percentile over voiced frames); None without loudness or voice."""
+    if rms_db is None or not rms_db.size:
+        return None
+    per = max(1, int(round(frame_s / 0.01)))
+    loud = rms_db[: voiced.size * per][np.repeat(voiced, per)[: rms_db.size]]
+    return float(np.percentile(loud, 95)) - quiet_db if loud.size else None
+
+
+def speech_spans(
+    voiced: np.ndarray,
+    *,
+    frame_s: float,
+    rms_db: np.ndarray | None = None,
+    options: PauseOptions = PauseOptions(),
+) -> list[tuple[float, float]]:
+    """Stretches of voice in seconds: runs of voiced frames, their edges pulled in over
+    quiet 10 ms frames when loudness is given (webrtcvad hangs on for about 0.1 s after
+    speech stops; see ``PauseOptions.quiet_db``).
+
+    Args:
+        voiced: bool voice activity per frame.
+        frame_s: frame length of ``voiced`` in seconds.
+        rms_db: loudness per 10 ms frame in dB (optional).
+        options: ``quiet_db`` is used.
+
+    Returns:
+        Sorted, non-overlapping ``(start_s, end_s)`` spans; a run that is quiet throughout
+        is left out.
+    """
+    quiet = quiet_below_db(voiced, rms_db, frame_s=frame_s, quiet_db=options.quiet_db)
+    spans = []
+    for a, b in true_runs(voiced):
+        ta, tb = a * frame_s, b * frame_s
+        if quiet is not None:
+            i, j = int(round(ta / 0.01)), min(rms_db.size, int(round(tb / 0.01)))  # type: ignore[union-attr]
+            loud = np.flatnonzero(rms_db[i:j] >= quiet)  # type: ignore[index]
+            if not loud.size:
+                continue
+            ta, tb = (i + loud[0]) * 0.01, (i + loud[-1] + 1) * 0.01
+        spans.append((round(float(ta), 3), round(float(tb), 3)))
+    return spans
+
+
 def _widen(
     gap: tuple[float, float], rms_db: np.ndarray, *, quiet_below_db: float, lo_s: float, hi_s: float
 ) -> tuple[float, float]:
@@ -163,12 +210,7 @@ def pauses(
     if len(words) < 2:
         return stats
     start, end = words[0].start_s, max(w.end_s for w in words)
-    quiet = None
-    if rms_db is not None and rms_db.size:
-        per = max(1, int(round(frame_s / 0.01)))
-        loud = rms_db[: voiced.size * per][np.repeat(voiced, per)[: rms_db.size]]
-        if loud.size:
-            quiet = float(np.percentile(loud, 95)) - options.quiet_db
+    quiet = quiet_below_db(voiced, rms_db, frame_s=frame_s, quiet_db=options.quiet_db)
     # find gaps a little shorter than the floor too: widening may bring them up to it
     slack = 2 * frame_s if quiet is not None else 0.0
     for gap in silent_gaps(
