@@ -156,7 +156,10 @@ def analyze(
     pause_stats = pauses.pauses(
         words, tracks.voiced, frame_s=vad_frame_s, rms_db=tracks.rms_db, options=options.pauses
     )
-    pace_stats = pace.pace(lexical, pause_total_s=pause_stats.total_s, options=options.pace)
+    pace_stats = pace.pace(
+        lexical, pause_total_s=pause_stats.total_s,
+        span=pace.voiced_span(lexical, words, voice), options=options.pace,
+    )  # fmt: skip
     start, end = pace.speaking_span(words)
     speaking_s = end - start
     report.words = [

@@ -1,12 +1,13 @@
 """Issue 8: filled pauses placed in the voice they belong to, the audio fillers that are not
-there; synthetic word lists and voiced spans, no models."""
+there, and pace from voiced edges; synthetic word lists and voiced spans, no models."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from conftest import words
 
-from coach.analysis import acoustic, fillers, pauses
+from coach.analysis import acoustic, fillers, pace, pauses
 from coach.analysis.fillers import FillerItem, place_filled_pauses
 from coach.analysis.prosody import HOP_S, Tracks
 
@@ -180,3 +181,31 @@ def test_no_audio_filler_in_the_clips_last_frames() -> None:
     assert acoustic.recover_filled_pauses(ws, marked, tracks) == []
     tracks = _tracks(34.0, [(32.5, 32.9)])
     assert len(acoustic.recover_filled_pauses(ws, marked, tracks)) == 1
+
+
+# --- pace from voiced edges -----------------------------------------------------------------
+
+
+def test_pace_span_from_the_voice_around_the_first_and_last_words() -> None:
+    # Whisper starts the first word 0.3 s late and ends the last 0.4 s early, both inside
+    # their voice
+    voice = [(1.0, 2.0), (2.5, 4.0)]
+    ws = words(("one", 1.3, 1.6), ("two", 1.6, 2.0), ("three", 2.5, 3.0), ("four", 3.0, 3.6))
+    assert pace.voiced_span(ws, ws, voice) == (1.0, 4.0)
+    stats = pace.pace(ws, span=pace.voiced_span(ws, ws, voice))
+    assert stats.speaking_s == 3.0 and stats.wpm == 80.0
+    assert pace.pace(ws).speaking_s == pytest.approx(2.3)
+
+
+def test_pace_span_stops_at_other_words_in_the_same_voice() -> None:
+    voice = [(0.5, 2.0), (2.5, 4.0)]
+    ws = words(("um", 0.5, 0.9), ("one", 1.0, 1.5), ("two", 1.5, 2.0), ("three", 2.5, 3.2),
+               ("ha", 3.5, 4.0))  # fmt: skip
+    lexical = ws[1:4]
+    assert pace.voiced_span(lexical, ws, voice) == (0.9, 3.5)
+
+
+def test_pace_span_edge_on_no_voice_stays() -> None:
+    ws = words(("one", 0.0, 0.5), ("two", 0.6, 1.0))
+    assert pace.voiced_span(ws, ws, [(0.2, 0.4)]) == (0.0, 1.0)
+    assert pace.voiced_span([], [], [(0.2, 0.4)]) == (0.0, 0.0)

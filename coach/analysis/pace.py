@@ -65,7 +65,8 @@ class PaceStats:
     """Pace of a clip."""
 
     wpm: float = 0.0
-    """Lexical words per minute over the speaking span (first word start to last word end)."""
+    """Lexical words per minute over the speaking span (from the voice around the first
+    word's start to the voice around the last word's end)."""
     articulation_wpm: float = 0.0
     """Lexical words per minute of the speaking span less its silent pauses."""
     speaking_s: float = 0.0
@@ -90,14 +91,53 @@ def speaking_span(words: list[Word]) -> tuple[float, float]:
     return words[0].start_s, max(w.end_s for w in words)
 
 
+def voiced_span(
+    lexical: list[Word], words: list[Word], voice: list[tuple[float, float]]
+) -> tuple[float, float]:
+    """Speaking span from the voice around the first and the last lexical word.
+
+    Whisper's word edges drift by a few hundred milliseconds (issue 8), which on a short
+    clip moves the pace by as much. The span starts where the stretch of voice that holds
+    the first word's start begins, and ends where the stretch that holds the last word's
+    end ends; other words in that stretch (a filled pause before the first word, a laugh
+    after the last) bound it. A word edge on no voice stays as it is.
+
+    Args:
+        lexical: lexical words, time order.
+        words: all words (fillers too), time order.
+        voice: sorted ``(start_s, end_s)`` stretches of voice, seconds (see
+            :func:`coach.analysis.pauses.speech_spans`).
+
+    Returns:
+        (start_s, end_s); :func:`speaking_span` of ``lexical`` where voice says nothing.
+    """
+    start, end = speaking_span(lexical)
+    if not lexical:
+        return start, end
+    keep = set(lexical)
+    others = [w for w in words if w not in keep]
+    for a, b in voice:
+        if a - 1e-9 <= start < b:
+            start = max([a] + [w.end_s for w in others if a <= w.end_s <= start + 1e-9])
+        if a < end <= b + 1e-9:
+            end = min([b] + [w.start_s for w in others if end - 1e-9 <= w.start_s <= b])
+    return round(start, 3), round(end, 3)
+
+
 def pace(
-    words: list[Word], *, pause_total_s: float = 0.0, options: PaceOptions = PaceOptions()
+    words: list[Word],
+    *,
+    pause_total_s: float = 0.0,
+    span: tuple[float, float] | None = None,
+    options: PaceOptions = PaceOptions(),
 ) -> PaceStats:
     """Pace of lexical words.
 
     Args:
         words: lexical words only (fillers and fragments removed), in time order.
         pause_total_s: total silent pause time inside the speaking span, in seconds.
+        span: the speaking span (start_s, end_s), e.g. from :func:`voiced_span`; the first
+            word's start to the last word's end if None.
         options: band and timeline windows.
 
     Returns:
@@ -106,7 +146,7 @@ def pace(
     stats = PaceStats(band_wpm=options.band_wpm)
     if len(words) < 2:
         return stats
-    start, end = speaking_span(words)
+    start, end = span or speaking_span(words)
     span = end - start
     if span <= 0:
         return stats
