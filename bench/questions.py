@@ -125,15 +125,18 @@ def baseline_questions(llm, talk: str, persona_text: str, n: int) -> list[tuple[
     return out
 
 
-def generate_one(model: str, per_persona: int, *, baseline: bool = True) -> None:
-    """One model's questions (its own process, so its peak memory is its own)."""
+def generate_one(
+    model: str, per_persona: int, *, baseline: bool = True, wording: str = "llm"
+) -> None:
+    """One model's questions (its own process, so its peak memory is its own). Model
+    ``none`` asks without a model (grounded wording only)."""
     from coach.audience import PERSONAS as BUILTIN
     from coach.audience import Audience, AudienceOptions
     from coach.llm import ChatModel, LlmOptions
 
     OUT.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    llm = ChatModel.load(LlmOptions(model=model))
+    llm = None if model == "none" else ChatModel.load(LlmOptions(model=model))
     load_s = time.perf_counter() - t0
     times: dict[str, list[float]] = {"coach": [], "baseline": []}
     sources: dict[str, int] = defaultdict(int)
@@ -145,19 +148,19 @@ def generate_one(model: str, per_persona: int, *, baseline: bool = True) -> None
         heard = (HEARD / f"{path.stem}.txt").read_text().strip()
         for persona in PERSONAS:
             p_opt = DESCRIBED if persona == "described" else persona
-            audience = Audience(llm, heard, AudienceOptions(persona=p_opt))
+            audience = Audience(llm, heard, AudienceOptions(persona=p_opt, wording=wording))
             for q in audience.questions(per_persona):
                 dt = (q.ready_at or 0) - (q.started_at or 0)
                 times["coach"].append(dt)
                 sources[q.source] += 1
                 items.append({
-                    "split": split, "talk": path.stem, "system": "coach",
+                    "split": split, "talk": path.stem, "system": f"coach-{wording}",
                     "model": model, "persona": persona, "question": q.spoken_text,
                     "source": q.source, "ask_kind": q.ask_kind, "seconds": round(dt, 2),
                     "rejected": q.rejected,
                 })  # fmt: skip
         print(f"{model} {path.stem}: coach done", flush=True)
-    for split, path in talks if baseline else []:
+    for split, path in talks if baseline and llm is not None else []:
         heard = (HEARD / f"{path.stem}.txt").read_text().strip()
         for persona in PERSONAS:
             p_opt = DESCRIBED if persona == "described" else persona
@@ -181,19 +184,19 @@ def generate_one(model: str, per_persona: int, *, baseline: bool = True) -> None
             if v
         },  # fmt: skip
     }
-    with (OUT / f"gen_{model}.jsonl").open("w") as f:
+    with (OUT / f"gen_{model if wording == 'llm' else wording}.jsonl").open("w") as f:
         f.write(json.dumps({"perf": perf}) + "\n")
         for item in items:
             f.write(json.dumps(item, ensure_ascii=False) + "\n")
     print(json.dumps(perf, indent=2))
 
 
-def generate(models: list[str], per_persona: int, seed: int) -> None:
+def generate(models: list[str], per_persona: int, seed: int, wording: str) -> None:
     """Each model in its own process, then the shuffled review files and the key."""
     import subprocess
 
     for model in models:
-        subprocess.run([sys.executable, __file__, "_one", "--llm", model,
+        subprocess.run([sys.executable, __file__, "_one", "--llm", model, "--wording", wording,
                         "--per-persona", str(per_persona)], check=True)  # fmt: skip
     build_reviews(seed)
 
@@ -299,14 +302,29 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--force", action="store_true", help="transcribe again")
     ap.add_argument("--no-baseline", action="store_true", help="coach's questions only")
+    ap.add_argument(
+        "--wording",
+        choices=("grounded", "llm"),
+        default="llm",
+        help="how coach words new questions (grounded: --llm none needs no model)",
+    )
+    ap.add_argument(
+        "--review",
+        metavar="PREFIX",
+        help="only build review files for --llm's generations, ids PREFIX0001...",
+    )
     args = ap.parse_args()
     if args.stage == "_one":
-        generate_one(args.llm[0], args.per_persona, baseline=not args.no_baseline)
+        generate_one(args.llm[0], args.per_persona, baseline=not args.no_baseline,
+                     wording=args.wording)  # fmt: skip
+        return 0
+    if args.review:
+        build_reviews(args.seed, args.llm, prefix=args.review)
         return 0
     if args.stage in ("transcribe", "all"):
         transcribe(args.force)
     if args.stage in ("generate", "all"):
-        generate(args.llm, args.per_persona, args.seed)
+        generate(args.llm, args.per_persona, args.seed, args.wording)
     if args.stage in ("score", "all"):
         return score_verdicts(OUT, "questions")
     return 0

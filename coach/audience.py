@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from coach.analysis import asking
 from coach.analysis.answers import STOP_WORDS, content_stems
 from coach.analysis.claims import (
     ASK_KIND_LABEL,
@@ -82,6 +83,12 @@ class AudienceOptions:
     """LLM attempts after the first before falling back to a built question."""
     max_tokens: int = 80
     """Token budget of one question."""
+    wording: str = "grounded"
+    """How a new question is worded: "grounded" (a clause of the talk quoted back, then a
+    question fitting that kind of claim that the talk has not answered; no model needed;
+    :mod:`coach.analysis.asking`) or "llm" (the model writes it from the claim). Chosen
+    by blind review: see the README's question table. Follow-ups use the model either
+    way, within their deadline."""
     grammar: bool = False
     """Constrain the reply to the JSON schema with a grammar. Off by default: with
     llama-cpp-python 0.3 every token the model would not have chosen costs a pass over the
@@ -94,6 +101,8 @@ class AudienceOptions:
             raise OptionsError(f"max_words must be at least 5, not {self.max_words}")
         if not 0 < self.repeat_overlap <= 1:
             raise OptionsError("repeat_overlap must be in (0, 1]")
+        if self.wording not in ("grounded", "llm"):
+            raise OptionsError(f"question wording must be grounded or llm, not {self.wording!r}")
         if not self.persona.strip():
             raise OptionsError("the audience persona is empty: use curious, skeptical, expert "
                                "or a description")  # fmt: skip
@@ -485,13 +494,13 @@ _EXAMPLE_PERSONA = "an attentive member of the audience"
 _TEMPLATES: dict[str, str] = {
     "evidence": "What is that based on?",
     "objection": "What would you say to someone who doubts that?",
-    "transfer": "Would that hold in a different place, or for a different group?",
-    "cost": "What would that cost, and are there any downsides?",
+    "transfer": "Do you think that would be the same elsewhere?",
+    "cost": "Are there any downsides to that?",
     "next_steps": "What happens next, and who decides?",
     "clarification": "Could you explain a little more what you mean by that?",
-    "example": "Could you give us a concrete example?",
-    "method": "How exactly was that measured?",
-    "limits": "Where would that not hold?",
+    "example": "Could you give us an example of that?",
+    "method": "How did you find that out?",
+    "limits": "Are there cases where that wouldn't be true?",
 }
 _FOLLOW_UP_TEMPLATES: dict[str, str] = {
     "evidence": "Where exactly does that come from: a count, a study, or an estimate?",
@@ -504,41 +513,14 @@ _FOLLOW_UP_TEMPLATES: dict[str, str] = {
     "method": "How exactly was it measured: what was counted, and how?",
     "limits": "Where would it not work, in your view?",
 }
-_YOU = {"i": "you", "i'm": "you're", "i've": "you've", "i'd": "you'd", "i'll": "you'll",
-        "my": "your", "me": "you", "mine": "yours", "we": "you", "we're": "you're",
-        "we've": "you've", "we'd": "you'd", "we'll": "you'll", "our": "your", "us": "you",
-        "ours": "yours", "myself": "yourself", "ourselves": "yourselves"}  # fmt: skip
 
 
-_FIGURE_PHRASE = re.compile(
-    r"\b((?:(?:about|almost|nearly|around|some)\s+)?(?:a |one |two |three |four |five |"
-    r"six |seven |eight |nine |ten |[a-z]+ty(?:-[a-z]+)? |[a-z]+teen |a hundred |a thousand )"
-    r"(?:[a-z-]+ ){0,3}?(?:hundred|thousand|million|billion|percent|dollars|pounds|euros|"
-    r"minutes|hours|days|weeks|months|years|[a-z]+s)\b(?: [a-z]+s\b)?)", re.I)  # fmt: skip
-
-
-def said_back(claim: str, *, max_words: int = 14) -> str:
-    """The gist of a claim as a listener says it back, in the second person: its first
-    clause when that is short ("You said you cut the bill by a third."), else the figure
-    it gives ("You mentioned forty-one million drink bottles."), else nothing: a clause
-    is never cut off in the middle."""
-    first = re.split(r",\s+(?:and|but|so|because|which|who|where)\b|;|:|\s+because\s+|"
-                     r"\s+but\s+|,\s+", claim.strip().rstrip(".!"))[0]  # fmt: skip
-    words = first.split()
-    fragment = re.match(r"^(?:in|at|on|for|with|after|before|when|if|since|as|while|"
-                        r"although|because|by|from|during|once)\b", first, re.I)  # fmt: skip
-    if len(words) > max_words or len(words) < 4 or fragment:
-        m = _FIGURE_PHRASE.search(claim)
-        return f"You mentioned {m.group(1).strip()}." if m else ""
-    out = []
-    for w in words:
-        core = w.strip(",.").lower()
-        swap = _YOU.get(core)
-        out.append(w.replace(w.strip(",."), swap) if swap else w)
-    if out:
-        out[0] = out[0][:1].lower() + out[0][1:] if out[0] not in ("I",) else out[0]
-    text = " ".join(out).strip(" ,")
-    return f"You said {text}." if text else ""
+def said_back(claim: str, *, transcript: str = "") -> str:
+    """The gist of a claim as a listener says it back, in the second person: one whole
+    clause of it ("You said you cut the bill by a third."), or nothing: a clause is never
+    cut off in the middle (:func:`coach.analysis.asking.said_clause`)."""
+    clause = asking.said_clause(claim, talk=transcript or claim)
+    return f"You said {clause}." if clause else ""
 
 
 def follow_up_lines() -> tuple[str, ...]:
@@ -650,6 +632,8 @@ class Audience:
         self.options = options
         self.claims: list[Claim] = find_claims(transcript) or _whole_talk_claim(transcript)
         self.asked: list[str] = []
+        self.asked_spoken: list[str] = []
+        """Every question asked, as spoken (lead-in and question)."""
         self.planned: list[PlannedQuestion] = []
         """What was asked about so far: one (claim, kind) per new question."""
         self.heard: list[tuple[str, str]] = []
@@ -707,19 +691,61 @@ class Audience:
         """
         if transcript is not None:
             self.update(transcript, complete=False)
-        if self.llm is None or len(self.candidates) >= limit or not find_claims(self.transcript):
+        grounded = self.options.wording == "grounded"
+        if (
+            (self.llm is None and not grounded)
+            or len(self.candidates) >= limit
+            or not find_claims(self.transcript)
+        ):
             return None
         taken = [p for p, _q in self.candidates] + self.planned
-        plan = plan_questions(self.claims, self.options.persona, 1, asked=taken)[0]
-        if any(p.claim.text == plan.claim.text for p in taken):
+        plans = self._plan(1, taken)
+        if not plans or any(p.claim.text == plans[0].claim.text for p in taken):
             return None  # every claim so far has a candidate: wait for more talk
+        plan = plans[0]
         asked = self.asked + [q.text for _p, q in self.candidates]
+        made = self._grounded(plan, asked)
+        if made is not None:
+            self.candidates.append((plan, made))
+            return made
+        if self.llm is None:
+            return None
         record = _last(self._generate(plan, asked=asked, cancel=self.stop_preparing))
         self._note_time(record)
         if record.source != "llm":
             return None
         self.candidates.append((plan, record))
         return record
+
+    def _kinds_for(self, claim: Claim) -> list[str]:
+        asked = self.asked_spoken + [q.spoken_text for _p, q in self.candidates]
+        return asking.fitting_kinds(claim, self.transcript, asked=asked)
+
+    def _plan(self, n: int, asked: Sequence[PlannedQuestion]) -> list[PlannedQuestion]:
+        """The next ``n`` plans; worded from the talk, only (claim, kind) pairs a grounded
+        question fits, unless none does (then any, for the model or a plain question)."""
+        if self.options.wording == "grounded":
+            plans = plan_questions(self.claims, self.options.persona, n, asked=asked,
+                                   kinds_for=self._kinds_for)  # fmt: skip
+            if plans:
+                return plans
+        return plan_questions(self.claims, self.options.persona, n, asked=asked)
+
+    def _grounded(self, plan: PlannedQuestion, asked: Sequence[str]) -> Question | None:
+        """The question worded from the talk for a plan, or None when no frame fits."""
+        if self.options.wording != "grounded":
+            return None
+        started = time.monotonic()
+        spoken = self.asked_spoken + [q.spoken_text for _p, q in self.candidates]
+        for lead_in, text in asking.grounded_questions(
+            plan.claim, plan.kind, self.transcript, asked=spoken
+        ):
+            if check_question(f"{lead_in} {text}", transcript=self.transcript, asked=list(asked),
+                              options=self.options) is None:  # fmt: skip
+                now = time.monotonic()
+                return Question(text, plan.claim.text, "grounded", 0, lead_in=lead_in,
+                                started_at=started, ready_at=now, ask_kind=plan.kind)  # fmt: skip
+        return None
 
     def _before(self, claim: Claim) -> str:
         """The sentence before a claim that leans on it ("That cost us sixty hours.")."""
@@ -738,8 +764,7 @@ class Audience:
         """The best prepared candidate that still holds against the whole talk."""
         if not self.candidates:
             return None
-        order = plan_questions(self.claims, self.options.persona, len(self.claims) * 2,
-                               asked=self.planned)  # fmt: skip
+        order = self._plan(len(self.claims) * 2, self.planned)
         rank = {(p.claim.text, p.kind): i for i, p in reversed(list(enumerate(order)))}
         live = [
             (plan, q) for plan, q in self.candidates
@@ -754,6 +779,7 @@ class Audience:
         self.candidates = [(p, c) for p, c in self.candidates if c is not q]
         self.planned.append(plan)
         self.asked.append(q.text)
+        self.asked_spoken.append(q.spoken_text)
         self._plans_by_text[q.text] = plan
         return q
 
@@ -811,8 +837,17 @@ class Audience:
                 yield prepared.text
                 yield prepared
                 return
-            plan = plan_questions(self.claims, self.options.persona, 1, asked=self.planned)[0]
+            plan = self._plan(1, self.planned)[0]
             self.planned.append(plan)
+            made = self._grounded(plan, self.asked)
+            if made is not None:
+                self.asked.append(made.text)
+                self.asked_spoken.append(made.spoken_text)
+                self._plans_by_text[made.text] = plan
+                yield made.lead_in
+                yield made.text
+                yield made
+                return
             for item in self._generate(plan, asked=self.asked):
                 if isinstance(item, Question):
                     self._note_time(item)

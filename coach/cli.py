@@ -255,6 +255,14 @@ def _add_rehearse(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         help=f"{', '.join(PERSONAS)} (default curious), or a description",
     )
     rh.add_argument(
+        "--question-wording",
+        choices=("grounded", "llm"),
+        default="grounded",
+        help="grounded (default): quote a point of your talk, then ask a question that fits "
+        "it and that the talk has not answered (measured best by blind review); llm: the "
+        "model words each question",
+    )
+    rh.add_argument(
         "--script",
         type=Path,
         metavar="FILE",
@@ -416,7 +424,8 @@ def _rehearse(args: argparse.Namespace) -> int:
         load_script(args.script)  # fails now, before anything is recorded
         script_text = args.script.read_text(encoding="utf-8", errors="replace")
     options = _session_loop_options(
-        args, audience=AudienceOptions(persona=args.audience), questions=args.questions,
+        args, audience=AudienceOptions(persona=args.audience, wording=args.question_wording),
+        questions=args.questions,
         end_silence_s=args.end_silence,
     )  # fmt: skip
     _check_save(args)

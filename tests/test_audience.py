@@ -26,6 +26,8 @@ from coach.audience import (
 from coach.errors import ModelError, OptionsError
 from coach.llm import resolve_gguf
 
+LLM_WORDING = AudienceOptions(wording="llm")
+
 TALK = (
     "Good morning everyone. Today I want to make the case for code review on every pull "
     "request. Last year we merged 140 changes without review, and 23 of them broke the "
@@ -36,7 +38,7 @@ TALK = (
 
 def test_questions_are_planned_from_the_talks_claims() -> None:
     llm = ScriptedLlm(["How did you count the 23 broken builds?"] * 3)
-    a = Audience(llm, TALK, AudienceOptions(persona="skeptical"))  # type: ignore[arg-type]
+    a = Audience(llm, TALK, AudienceOptions(persona="skeptical", wording="llm"))  # type: ignore[arg-type]
     q = a.next_question()
     plan = a.plan_for(q)
     assert plan is not None and q.focus == plan.claim.text and q.ask_kind == plan.kind
@@ -93,8 +95,13 @@ def test_said_back_speaks_to_the_speaker() -> None:
         "You said last year you merged one hundred forty changes without review."
     )
     assert said_back("I think my team should stop, because it is slow.") == (
-        "You said I think your team should stop."
-    ).replace("I think", "you think")
+        "You said you think your team should stop, because it is slow."
+    )
+    # a recogniser's slip after a whole clause is left out; a fragment is never quoted
+    assert said_back("In the trial we moved one hundred sixty patients and to add to go.") == (
+        "You said in the trial you moved one hundred sixty patients."
+    )
+    assert said_back("When from sixty-one percent to seventy-four percent over the term.") == ""
 
 
 @pytest.mark.parametrize(
@@ -133,7 +140,7 @@ def test_audience_retries_then_falls_back() -> None:
         json.dumps({"question": "What is your favourite colour?"}),
         "Sure. I think it is fine.",  # plain text, not a question
     ])  # fmt: skip
-    a = Audience(llm, TALK)  # type: ignore[arg-type]
+    a = Audience(llm, TALK, LLM_WORDING)  # type: ignore[arg-type]
     q1 = a.next_question()
     assert q1.source == "llm" and q1.attempts == 2
     assert q1.text == "Why one hundred forty changes?"
@@ -153,7 +160,7 @@ def test_generation_stops_at_the_question() -> None:
     never generated, let alone spoken."""
     reply = json.dumps({"question": "Why did 23 changes break the build? Because " + "x " * 200})
     llm = ScriptedLlm([reply])
-    q = Audience(llm, TALK).next_question()  # type: ignore[arg-type]
+    q = Audience(llm, TALK, LLM_WORDING).next_question()  # type: ignore[arg-type]
     assert q.text == "Why did twenty-three changes break the build?" and q.attempts == 1
     assert llm.pieces_sent < 20  # the rest of the reply was not read
 
@@ -161,7 +168,7 @@ def test_generation_stops_at_the_question() -> None:
 def test_plain_text_replies_are_read_too() -> None:
     """Without the grammar a small model may skip the JSON: the text is the question."""
     llm = ScriptedLlm(['"How were the 140 changes merged without review?"'])
-    q = Audience(llm, TALK).next_question()  # type: ignore[arg-type]
+    q = Audience(llm, TALK, LLM_WORDING).next_question()  # type: ignore[arg-type]
     assert q.source == "llm"
     assert q.text == "How were the one hundred forty changes merged without review?"
 
@@ -169,7 +176,7 @@ def test_plain_text_replies_are_read_too() -> None:
 def test_lead_in_is_streamed_before_the_question() -> None:
     reply = {"question": "You said 23 builds broke. How did you count them?"}
     llm = ScriptedLlm([json.dumps(reply)])
-    a = Audience(llm, TALK)  # type: ignore[arg-type]
+    a = Audience(llm, TALK, LLM_WORDING)  # type: ignore[arg-type]
     items = list(a.ask())
     assert items[0] == "You said twenty-three builds broke."
     assert items[1] == "How did you count them?"
@@ -183,7 +190,7 @@ def test_recited_lead_in_is_not_spoken() -> None:
         json.dumps({"question": recital + " Why so many?"}),
         json.dumps({"question": "Why did so many of the 140 changes break?"}),
     ])  # fmt: skip
-    items = list(Audience(llm, TALK).ask())  # type: ignore[arg-type]
+    items = list(Audience(llm, TALK, LLM_WORDING).ask())  # type: ignore[arg-type]
     assert recital not in items
     assert check_lead_in(recital, transcript=TALK) == "lead-in recites the talk"
 
@@ -193,7 +200,7 @@ def test_follow_up_names_what_the_answer_missed() -> None:
         json.dumps({"question": "How were the 140 changes merged without review?"}),
         json.dumps({"question": "Which of the 140 changes broke the build, concretely?"}),
     ])  # fmt: skip
-    a = Audience(llm, TALK)  # type: ignore[arg-type]
+    a = Audience(llm, TALK, LLM_WORDING)  # type: ignore[arg-type]
     q1 = a.next_question()
     items = list(a.ask(follow_up_to=q1, answer="I'm not sure.", why="deflected"))
     fu = items[-1]
@@ -206,7 +213,7 @@ def test_follow_up_names_what_the_answer_missed() -> None:
 
 def test_the_audience_hears_the_answers() -> None:
     llm = ScriptedLlm(["How did you count the broken builds?", "What did review cost you?"])
-    a = Audience(llm, TALK)  # type: ignore[arg-type]
+    a = Audience(llm, TALK, LLM_WORDING)  # type: ignore[arg-type]
     q1 = a.next_question()
     a.hear(q1, "We counted them from the build logs, all twenty-three.")
     a.next_question()
@@ -217,7 +224,7 @@ def test_the_audience_hears_the_answers() -> None:
 def test_follow_up_fallback_without_a_model() -> None:
     a = Audience(None, TALK, AudienceOptions(persona="skeptical"))
     q1 = a.next_question()
-    assert q1.source == "fallback" and q1.lead_in.startswith("You said")
+    assert q1.source == "grounded" and q1.lead_in.startswith("You said")
     items = list(a.ask(follow_up_to=q1, answer="no idea", why="deflected"))
     fu = items[-1]
     assert isinstance(fu, Question) and fu.source == "fallback" and fu.kind == "follow_up"
@@ -247,7 +254,7 @@ def test_real_model_asks_grounded_single_questions() -> None:
     from coach.llm import ChatModel, LlmOptions
 
     llm = ChatModel.load(LlmOptions())
-    a = Audience(llm, TALK, AudienceOptions(persona="skeptical"))
+    a = Audience(llm, TALK, AudienceOptions(persona="skeptical", wording="llm"))
     qs = list(a.questions(3))
     for q in qs:
         assert check_question(q.spoken_text, transcript=TALK, asked=[]) is None, q

@@ -19,7 +19,7 @@ All functions here are pure: text in, dataclasses out, no model.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from coach.analysis.answers import content_stems
@@ -230,8 +230,9 @@ def spoken_numbers(text: str) -> str:
     else is a plain number ("900" -> "nine hundred").
     """
 
-    # Whisper's spacing of numbers: "$200 ,000", "2 -3rds"
+    # Whisper's spacing of numbers: "$200 ,000", "$1 .2 million", "2 -3rds"
     text = re.sub(r"(\d) ,(\d{3})\b", r"\1,\2", text)
+    text = re.sub(r"(\d) \.(\d)", r"\1.\2", text)
     text = re.sub(r"\b(\d) -(\d+)(?:st|nd|rd|th)s\b",
                   lambda m: _fraction_words(int(m.group(1)), int(m.group(2))), text)  # fmt: skip
     clock_words = bool(_CLOCK_CUES.search(text))
@@ -293,7 +294,8 @@ def spoken_numbers(text: str) -> str:
             words += f" {unit}"
         return words
 
-    return _NUMBER_RE.sub(say, text)
+    said = _NUMBER_RE.sub(say, text)
+    return re.sub(r"\b(dollars|pounds|euros|percent) \1\b", r"\1", said)
 
 
 # -- claims -----------------------------------------------------------------------------------
@@ -459,7 +461,12 @@ class PlannedQuestion:
 
 
 def plan_questions(
-    claims: Sequence[Claim], persona: str, n: int, *, asked: Iterable[PlannedQuestion] = ()
+    claims: Sequence[Claim],
+    persona: str,
+    n: int,
+    *,
+    asked: Iterable[PlannedQuestion] = (),
+    kinds_for: Callable[[Claim], Sequence[str]] | None = None,
 ) -> list[PlannedQuestion]:
     """The next ``n`` (claim, kind) pairs for a persona (pure, deterministic).
 
@@ -467,14 +474,17 @@ def plan_questions(
     the persona's order (:func:`persona_kinds`) that fits the claim and has been used least
     so far; a claim already asked about waits until every other was used, and one sharing
     most of its words with an earlier one waits too. So the persona holds across turns
-    while the questions move through the talk.
+    while the questions move through the talk. ``kinds_for`` narrows the kinds that fit a
+    claim (by default :meth:`Claim.fitting_kinds`), for instance to those a question can
+    be written for.
     """
+    fits = kinds_for or Claim.fitting_kinds
     order = persona_kinds(persona)
     done = list(asked)
     used_claims = [p.claim.index for p in done]
     kind_uses = {k: sum(p.kind == k for p in done) for k in ASK_KINDS}
     out: list[PlannedQuestion] = []
-    pool = sorted(claims, key=lambda c: (-c.weight, c.index))
+    pool = sorted((c for c in claims if fits(c)), key=lambda c: (-c.weight, c.index))
     while len(out) < n and pool:
         fresh = [c for c in pool if c.index not in used_claims]
         if not fresh:
@@ -488,9 +498,11 @@ def plan_questions(
         def score(c: Claim, k: str, top: float = max(c.weight for c in pool)) -> float:
             rank = order.index(k) if k in order else 3 * len(order)
             return (c.weight / top - 0.6 * rank - 1.0 * kind_uses.get(k, 0)
-                    - 2.0 * (overlap(c) > 0.5) - 0.1 * c.fitting_kinds().index(k))  # fmt: skip
+                    - 2.0 * (overlap(c) > 0.5) - 0.1 * list(fits(c)).index(k))  # fmt: skip
 
-        pairs = [(c, k) for c in fresh for k in c.fitting_kinds()]
+        pairs = [(c, k) for c in fresh for k in fits(c)]
+        if not pairs:
+            break
         claim, kind = max(pairs, key=lambda ck: (score(*ck), -ck[0].index))
         kind_uses[kind] = kind_uses.get(kind, 0) + 1
         planned = PlannedQuestion(claim, kind)

@@ -1,0 +1,532 @@
+"""Questions grounded in what the speaker said: a clause quoted back, then a question that
+fits that kind of claim and that the talk has not already answered.
+
+A small language model asked to write a question about a claim misreads it, garbles it
+or asks for what the talk already said (blind review: about four questions in five). A
+listener's question is mostly two parts that need no invention: what they heard ("You
+said the wait dropped from nine hours to under six.") and a question that fits that kind
+of claim ("How was that measured?", "What could delay that?"). Both are built here from
+the talk alone, so they cannot misquote it:
+
+- :func:`said_clause` picks the clause of a claim sentence worth quoting (whole clauses
+  only, never a fragment) and turns it to the second person.
+- :func:`facets` says what a claim does in the terms a question needs: a measured result,
+  a change, an estimate, a price, a plan, a study, a worry raised, a date.
+- :data:`FRAMES` are the questions: each fits some facets, belongs to one kind of question
+  (:data:`coach.analysis.claims.ASK_KINDS`) and names what in the talk would already
+  answer it, so it is never asked when the talk did.
+- :func:`grounded_questions` puts them together for one (claim, kind).
+
+All functions here are pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from coach.analysis.claims import Claim, spoken_numbers, talk_sentences
+
+# -- facets ------------------------------------------------------------------------------------
+
+_NUMBER = (
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
+    r"eighty|ninety|hundred|thousand|million|billion|percent|half|third|quarter|dozen|"
+    r"twice|double|doubled|tripled|halved|\d)"
+)
+_MONTHS = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|monday|tuesday|wednesday|thursday|friday|spring|summer|autumn|fall|winter|"
+    r"next (?:week|month|year|term|quarter))"
+)
+
+FACET_PATTERNS: dict[str, re.Pattern[str]] = {
+    "change": re.compile(
+        r"\b(went (?:up|down)|go(?:es)? (?:up|down)|rose|risen|fell|fallen|dropped|drop|"
+        r"increased?|decreased?|doubled|halved|tripled|jump(?:ed)?|grew|grown|improved?|"
+        r"recovered?|cut (?:it|the|our|by)|from .{1,40}? to .{1,30}|a (?:rise|fall|loss|gain) "
+        r"of|(?:more|fewer|less|shorter|longer|faster|slower|higher|lower) than)\b",
+        re.I,
+    ),
+    "result": re.compile(
+        r"\b(found|showed|shows|recorded|counted|surveyed|measured|logged|tracked|"
+        r"on average|average|median|per (?:day|week|month|lesson|hour)|there (?:were|was)|"
+        r"went|saw|got|came|said|carries|carried|waited|took|answered|dropped|rose|fell|"
+        r"held up|stayed|reached|lost|gained|made|had)\b",
+        re.I,
+    ),
+    "estimate": re.compile(
+        r"\b(we expect|i expect|expect(?:ed)?|estimate[sd]?|projected?|"
+        r"forecast|could (?:save|cut|bring|mean|reach|free|add)|would (?:save|cut|bring|mean|"
+        r"free|add|pay|reach|lose|gain)|should (?:save|cut|bring|mean)|likely|probably|"
+        r"at least)\b",
+        re.I,
+    ),
+    "price": re.compile(
+        r"\b(dollars?|pounds?|euros?|cents?|pence|costs?|costing|price[sd]?|fee|fees|"
+        r"budget|spend|spent|per (?:head|person|pupil|ticket|unit))\b",
+        re.I,
+    ),
+    "plan": re.compile(
+        r"\b(propos(?:e|ing|al)|recommend|suggest|we should|you should|we need to|"
+        r"i'm asking|i am asking|we're asking|my ask|our ask|the ask|we want to|"
+        r"i want (?:us )?to|we plan|the plan|we will|we'll|we're going to|would like to|"
+        r"pilot|launch(?:ing)?|make (?:it|the .{1,30}) permanent|roll(?:ing)? out|"
+        r"starting|introduce|switch to|move to|trial (?:of|for|starting)|keep (?:the|it))\b",
+        re.I,
+    ),
+    "study": re.compile(
+        r"\b(stud(?:y|ies)|research|survey(?:ed|s)?|trial|experiment|pilot|sample|data|"
+        r"evaluation)\b.*\b(found|find|showed|shows|suggests?|saw|went|rose|fell|had|were|"
+        r"was|came|recorded|counted)\b|\b(found|showed) that\b",
+        re.I,
+    ),
+    "worry": re.compile(
+        r"\b(worr(?:y|ied|ies)|concerns?|objections?|some (?:people|of you|colleagues|"
+        r"parents|staff|residents)|critics|people ask|the question i|i know what|"
+        r"you might (?:say|think)|fair (?:worry|point|question)|risk)\b",
+        re.I,
+    ),
+    "date": re.compile(
+        r"\b(by|in|on|from|until|before|after|next|starting|start|deadline)\b.{0,20}"
+        + _MONTHS
+        + r"|\b(deadline|next step|next month|next year|next week)\b",
+        re.I,
+    ),
+    "decision": re.compile(
+        r"\b(vote[sd]?|approv(?:e|al|ed)|decides?|decision|sign(?:s|ed)? off|agree[sd]?|"
+        r"committee|council|board|leadership|meeting)\b",
+        re.I,
+    ),
+    "metric": re.compile(
+        r"\b(percent|average|median|rate|score|per|a (?:day|week|month)|times|hours|minutes|"
+        r"ratio|share|fold|level|sales|attendance|ridership|visits|trips|numbers|readings?|"
+        r"waited|wait)\b",
+        re.I,
+    ),
+    "money": re.compile(r"\b(dollars?|pounds?|euros?|cents?|pence|budget)\b", re.I),
+    "period": re.compile(
+        r"\b(last (?:year|month|quarter|term|week|spring|summer|autumn|winter|fall)|"
+        r"this (?:year|term|quarter)|in (?:" + _MONTHS[3:-1] + r")|over (?:the )?(?:last )?"
+        r"(?:\w+ )?(?:days|weeks|months|years|terms)|during|for (?:\w+ )?(?:weeks|months)|"
+        r"(?:\w+ )?(?:week|month|year)s? (?:trial|pilot))\b",
+        re.I,
+    ),
+    "intervention": re.compile(
+        r"\b(trial|pilot|after (?:we|the|they)|since (?:we|the|they)|when (?:we|they|the)|"
+        r"introduced|switched|tried|moved (?:to|their)|started|the new|once (?:we|the))\b",
+        re.I,
+    ),
+    "derived": re.compile(
+        r"\b(comes? to|came to|in all|altogether|in total|the total|works out|adds up|"
+        r"so that's|that's about|which is about|all told)\b",
+        re.I,
+    ),
+    "future": re.compile(
+        r"\b(will|would|could|'ll|going to|plan|propos\w*|starting|from (?:next|"
+        + _MONTHS[3:-1]
+        + r"))\b",
+        re.I,
+    ),
+    "experience": re.compile(
+        r"\b(i|we) (?:tried|started|stopped|built|changed|moved|ran|introduced|switched)\b",
+        re.I,
+    ),
+    "belief": re.compile(
+        r"\b(i|we) (?:think|believe|suspect|reckon)\b.*\b(because|that's why|so)\b", re.I
+    ),
+}
+"""What a claim does, in the terms a question needs (one claim has several)."""
+
+
+def facets(text: str) -> frozenset[str]:
+    """The facets of a claim sentence (numbers in words, as :class:`Claim` holds them)."""
+    low = text.lower()
+    found = {name for name, pattern in FACET_PATTERNS.items() if pattern.search(low)}
+    has_figure = bool(re.search(rf"\b{_NUMBER}", low))
+    if "result" in found and not (has_figure or "change" in found):
+        found.discard("result")  # "we were surprised" is no measured result
+    if "change" in found and not has_figure and not re.search(r"\bthan\b", low):
+        found.discard("change")
+    if "estimate" in found and not has_figure:
+        found.discard("estimate")
+    if "price" in found and not (has_figure or re.search(r"\bcost", low)):
+        found.discard("price")
+    if has_figure:
+        found.add("figure")
+    if re.search(
+        r"\b(want|going|like|here) to (?:share|talk|tell|show|explain|walk|present|"
+        r"give|update)\b",
+        low,
+    ):
+        found.discard("plan")  # announcing the talk is no plan
+    if (
+        "plan" in found
+        and "estimate" not in found
+        and re.search(r"\b(last|ago|was|were|had|did)\b", low)
+        and not re.search(r"\b(will|would|propos|next|want|plan|ask)\w*", low)
+    ):
+        found.discard("plan")  # a plan told in the past is a result
+    return frozenset(found)
+
+
+# -- the quoted clause ---------------------------------------------------------------------------
+
+_YOU = {"i": "you", "i'm": "you're", "i've": "you've", "i'd": "you'd", "i'll": "you'll",
+        "my": "your", "me": "you", "mine": "yours", "we": "you", "we're": "you're",
+        "we've": "you've", "we'd": "you'd", "we'll": "you'll", "our": "your", "us": "you",
+        "ours": "yours", "myself": "yourself", "ourselves": "yourselves", "am": "are",
+        "i was": "you were", "we was": "you were"}  # fmt: skip
+
+_CHUNK_SPLIT = re.compile(
+    r"(?<=[.!?])\s+|\s*[,;:]\s+|"
+    r"\s+(?=(?:and|but|so|because|whereas|although|while|which|even though)\s)"
+    r"|(?<=[a-z])\s+(?=(?:That's|That|It's|It|We|I|But|So|And|This|There)\b)"
+)
+"""Where a sentence may be cut into pieces: punctuation, a joining word, or a capitalised
+word where the recogniser left out a full stop."""
+_LEADING = re.compile(
+    r"^(?:(?:and|but|so|or|then|now|also|well|yet|okay|ok|actually|basically|"
+    r"that's true|that's fair|in fact|finally|meanwhile|still|plus)\b[,]?\s*)+",
+    re.I,
+)
+_SUBORDINATE = re.compile(
+    r"^(?:if|when|whenever|unless|because|since|as|after|before|until|while|whereas|"
+    r"although|though|once|in|at|on|for|with|by|from|during|of|to|than|where|who|whom|"
+    r"whose|which|what|how|whether|even|not|over|across|among|between|under|without)\b",
+    re.I,
+)
+_VERB = re.compile(
+    r"\b(is|are|was|were|be|been|has|have|had|will|would|can|could|should|may|"
+    r"might|must|do|does|did|costs?|needs?|comes?|came|takes?|took|"
+    r"goes|went|gets?|got|runs?|ran|saves?|means?|meant|makes?|made|gives?|gave|"
+    r"shows?|found|finds|keeps?|kept|loses?|lost|wins?|won|sees?|saw|says?|said|"
+    r"brings?|brought|holds?|held|stays?|stayed|falls?|fell|rises?|rose|drops?|"
+    r"leaves?|left|opens?|closes?|pays?|paid|spends?|spent|wants?|asks?|"
+    r"propose|recommend|suggest|carries|carry|\w+ed)\b|\w'(?:s|re|ve|ll|d)\b",
+    re.I,
+)
+_DANGLING = frozenset(
+    "the a an of to and or but for with in on at that which by from almost about around "
+    "roughly nearly some their its your our my this these those so than as if when is are "
+    "was were be will would can could per into over under between plus very more less "
+    "we i they it he she that's it's there's what's who's".split()
+)
+_GARBLED = re.compile(
+    r"\b(?:will|'ll|would|can|could|should|must|to) (?:the|a|an|of|and)\b|\b(\w+) \1\b|"
+    r"\b(?:the|a|an) (?:the|a|an|of|to|and|is|are|was|were)\b",
+    re.I,
+)
+"""Word sequences no speaker says ("we'll the plan"): a recogniser's slip, not quoted."""
+_INTRO_THEN_SUBJECT = re.compile(
+    r"^(?:in|on|at|by|over|during|after|before|since|for|from|last|this)\b[^,]{0,40}?\s"
+    r"(?:we|i|they|there|it|our \w+)\s(?:\w+ed|had|have|has|were|was|are|is|saw|ran|got|"
+    r"went|lost|made|took|found|counted|surveyed|drained|moved|tried)\b",
+    re.I,
+)
+"""A sentence opening on when or where, then its subject and verb ("By December we had
+sixty-two"): quotable whole."""
+_OPENING_PRONOUN = re.compile(r"^(it|this|that|they|these|those|there|he|she)\b", re.I)
+
+
+def _second_person(clause: str, talk: str) -> str:
+    """A clause turned from the speaker's first person to "you", its first letter lower
+    case unless the talk writes that word capitalised mid-sentence (a name)."""
+    text = re.sub(r"\b(I|we) was\b", "you were", clause, flags=re.I)
+    text = re.sub(r"\bI am\b", "you are", text)
+    words = text.split()
+    out = []
+    for w in words:
+        core = w.strip(",.;:!?").lower().replace("’", "'")
+        swap = _YOU.get(core)
+        if swap and core != "am":
+            w = w.replace(w.strip(",.;:!?"), swap)
+        out.append(w)
+    if out and out[0][:1].isupper() and not out[0].startswith("I'"):
+        first = out[0].strip(",.;:!?")
+        if (
+            not re.search(rf"(?<![.!?]\s)(?<!^)\b{re.escape(first)}\b", talk[1:])
+            or first.lower() in _DANGLING
+        ):
+            out[0] = out[0][:1].lower() + out[0][1:]
+    return " ".join(out)
+
+
+def quotable_clause(sentence: str, *, max_words: int = 17, min_words: int = 5) -> str:
+    """The clause of a claim sentence a listener would quote back, in the speaker's words,
+    or "" when no whole clause fits: a fragment is never quoted (pure).
+
+    The sentence is cut at punctuation and joining words; one piece, or two or three in a
+    row, make a candidate. A candidate must have a verb, not start with a subordinating
+    word unless a main clause follows it, not end on a word that needs more after it, and
+    not speak to the audience ("you" in a talk is the audience, not the speaker). The
+    candidate with a figure and the fewest words wins.
+    """
+    text = " ".join(sentence.split()).rstrip(".!?")
+    cuts = (
+        [0] + [x for m in _CHUNK_SPLIT.finditer(text) for x in (m.start(), m.end())] + [len(text)]
+    )
+    pieces = [(cuts[k], cuts[k + 1]) for k in range(0, len(cuts), 2) if cuts[k + 1] > cuts[k]]
+    best: tuple[tuple[int, int, int], str] | None = None
+    for i in range(len(pieces)):
+        for j in range(i + 1, min(len(pieces), i + 3) + 1):
+            raw = [text[a:b] for a, b in pieces[i:j]]
+            part = _LEADING.sub("", text[pieces[i][0] : pieces[j - 1][1]]).strip(" ,.!?")
+            if not part or _GARBLED.search(part) or re.search(r"[.!?]\s", part):
+                continue
+            words = part.split()
+            if not (min_words <= len(words) <= max_words):
+                continue
+            main = [_LEADING.sub("", p).strip(" ,") for p in raw]
+            if (
+                _SUBORDINATE.match(part)
+                and not (
+                    len(main) > 1 and not _SUBORDINATE.match(main[-1]) and _VERB.search(main[-1])
+                )
+                and not _INTRO_THEN_SUBJECT.match(part)
+            ):
+                continue
+            if not _VERB.search(part) or words[-1].lower().strip(",") in _DANGLING:
+                continue
+            if re.search(r"\b(you|your|yours|yourselves)\b", part, re.I):
+                continue
+            if _OPENING_PRONOUN.match(part) and (
+                len(words) < 6 or (i and not re.search(rf"\b{_NUMBER}", part.lower()))
+            ):
+                continue  # "it does, for a season" leans on what came before
+            figure = bool(re.search(rf"\b{_NUMBER}", part.lower()))
+            askable = len(facets(part) - {"figure", "date"})
+            key = (-figure, -min(askable, 2), len(words))
+            if best is None or key < best[0]:
+                best = (key, part)
+    return best[1] if best else ""
+
+
+def said_clause(sentence: str, *, talk: str = "", max_words: int = 17, min_words: int = 5) -> str:
+    """:func:`quotable_clause` turned to the second person ("we cut the wait by a third"
+    -> "you cut the wait by a third"), or ""."""
+    part = quotable_clause(sentence, max_words=max_words, min_words=min_words)
+    return _second_person(part, talk) if part else ""
+
+
+# -- question frames ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A question that fits claims with some facets, unless the talk already answers it."""
+
+    kind: str
+    """One of :data:`coach.analysis.claims.ASK_KINDS`."""
+    needs: frozenset[str]
+    """Facets a claim must have (all of them)."""
+    text: str
+    """The question, about the quoted clause ("that")."""
+    answered: re.Pattern[str] | None = None
+    """What, said near the claim, already answers the question (then it is not asked)."""
+    near: int = 1
+    """How many sentences either side of the claim :attr:`answered` looks at; -1 for the
+    whole talk."""
+    avoid: frozenset[str] = frozenset()
+    """Facets that make the question odd (a price is not "measured")."""
+
+
+def _f(kind: str, needs: str, text: str, answered: str | None = None, *, near: int = 1,
+       avoid: str = "") -> Frame:  # fmt: skip
+    return Frame(
+        kind,
+        frozenset(needs.split()),
+        text,
+        re.compile(answered, re.I) if answered else None,
+        near,
+        frozenset(avoid.split()),
+    )
+
+
+_MEASURED = (
+    r"\b(counted|count|logged|log|recorded|records|surveyed|survey|measured|timed|tracked|"
+    r"compared|comparing|asked|phoned|interviewed|sampled|sample|data|register|audit|"
+    r"sensor|readings?|spreadsheet|system shows|by hand|stopwatch|clock)"
+)
+_FUNDED = (
+    r"\b(fund|funded|funding|budget|grant|paid (?:for|by|out of)|pay for|covers?|covered|"
+    r"sponsor|offered|from (?:fares|fees|ticket|the)|comes back|recover|pays for itself|"
+    r"savings?|absorb)"
+)
+_DECIDER = r"\b(vote|approv|decide|decision|sign off|agree|committee|council|board|leadership)"
+_CHECKING = (
+    r"\b(share the (?:numbers|results|data)|publish|report back|"
+    r"we'll (?:measure|track|count|report|compare|check|review|look)|"
+    r"review (?:it|the)|measure|track|success|judge|evaluate|criteria|if it works|"
+    r"if it doesn't)"
+)
+
+FRAMES: tuple[Frame, ...] = (
+    # evidence: what it rests on
+    _f("evidence", "belief", "What is that based on?", r"\b(because we (?:saw|measured|tested))",
+       near=0),
+    _f("objection", "belief", "Could there be another explanation for it?",
+       r"\b(ruled out|another explanation|other explanations?)", near=1),
+    _f("evidence", "estimate", "What is that based on?",
+       r"\b(based on|from (?:the|our|last) (?:trial|pilot|study|data)|because we (?:saw|measured))",
+       near=0),
+    _f("evidence", "change intervention", "Could something else have caused that change?",
+       r"\b(the only (?:thing|change|difference)|nothing else changed|control group|"
+       r"stayed (?:flat|the same)|other \w+ (?:stayed|didn't))", near=-1, avoid="estimate future"),
+    _f("evidence", "result period",
+       "Was that a typical period, or could it have been an unusual one?",
+       r"\b(every (?:year|month|week)|each year|over (?:the last )?(?:two|three|four|five|ten|"
+       r"several) years|for years|consistently|held up|typical)", near=1,
+       avoid="estimate future money"),
+    _f("evidence", "study", "Who carried out that study, and how large was it?",
+       r"\b(university|institute|independent|department|(?:\w+ )?(?:hundred|thousand) "
+       r"(?:people|schools|streets|patients|students|households|participants))", near=0,
+       avoid="future"),
+    _f("evidence", "plan", "What makes you confident it will work here?",
+       r"\b(we (?:already )?tried|in the trial|the trial|the pilot|last (?:year|spring|"
+       r"summer|autumn|winter|month)|other (?:schools|cities|towns|programs|teams|hospitals)"
+       r" that)", near=-1),
+    _f("evidence", "money future", "Is that figure a firm quote, or still an estimate?",
+       r"\b(quote[sd]?|tender|invoice|fixed price|estimate)", near=0, avoid="result change"),
+    # objection: the strongest doubt
+    _f("objection", "change intervention",
+       "Couldn't that have happened anyway, without the change?",
+       r"\b(the only (?:thing|change|difference)|nothing else changed|control group|"
+       r"stayed (?:flat|the same)|other \w+ (?:stayed|didn't))", near=-1,
+       avoid="estimate future"),
+    _f("objection", "plan", "What do you see as the strongest argument against it?",
+       r"\b(the objection|the concern|the worry|the risk|critics|some (?:people|of you|"
+       r"colleagues|parents|staff) (?:will )?(?:say|worry|ask))", near=-1),
+    _f("objection", "worry", "What would you do if that turns out to be right?",
+       r"\b(if (?:it|that) happens|we'll (?:keep|watch|review)|fallback|back-up|backup)",
+       near=1, avoid="figure"),
+    _f("objection", "study", "Why would that result carry over to our situation?",
+       r"\b(similar to (?:ours|us|here)|just like (?:ours|us|here)|same (?:size|kind))",
+       near=0, avoid="future"),
+    _f("objection", "estimate", "What happens if it turns out lower than that?",
+       None, avoid="money result"),
+    # transfer: does it hold elsewhere
+    _f("transfer", "change intervention", "Would you expect the same result somewhere else?",
+       None, avoid="estimate future money"),
+    _f("transfer", "study", "Would you expect the same result somewhere else?",
+       None, avoid="estimate future money"),
+    _f("transfer", "plan", "Could the same approach work elsewhere, or does it depend on "
+       "something special here?", None, avoid="money"),
+    _f("transfer", "experience", "Do you think that would work the same way for others?",
+       None, avoid="money figure"),
+    # cost or side effect
+    _f("cost", "plan", "What would it cost, and who would pay for it?",
+       r"\b(dollars?|pounds?|euros?|cents?|pence|costs?|costing|budget|free of charge|"
+       r"no (?:extra|direct) cost|doesn't cost|won't cost)", near=-1),
+    _f("cost", "plan", "Are there any side effects you're worried about?",
+       r"\b(side effects?|downsides?|the risk|risks|worry|concern)", near=-1),
+    _f("cost", "money", "Where will that money come from?", _FUNDED, near=-1,
+       avoid="result change"),
+    _f("cost", "money", "Does that figure cover the running costs in later years?",
+       r"\b(a year|per year|each year|every year|annual|yearly|a month|per month|a week|"
+       r"running costs?|upkeep|maintenance|ongoing)", near=1, avoid="result change"),
+    # next steps
+    _f("next_steps", "plan", "Who has to approve it, and when?", _DECIDER, near=-1),
+    _f("next_steps", "decision", "What happens if the answer is no?",
+       r"\b(if (?:it's|they|the \w+) (?:say|vote)s? no|turned down|rejected|if not)", near=-1),
+    _f("next_steps", "future date", "What could delay that?",
+       r"\b(delay|slip|behind schedule|on track)", near=-1, avoid="money"),
+    _f("next_steps", "result", "What will you do next with that result?",
+       r"\b(next step|next,|we'll (?:now|next)|so we're proposing|so our proposal|"
+       r"i'm proposing|we're proposing|so we propose|so i propose|recommend)", near=-1,
+       avoid="estimate future money"),
+    # clarification
+    _f("clarification", "figure derived", "How did you arrive at that figure?",
+       r"\b(times|multiplied|divided|per \w+ (?:times|by))", near=0, avoid="result change"),
+    # an example
+    _f("example", "plan", "What would a typical day look like once it's running?",
+       r"\b(a typical day|in practice|for example|for instance|picture|imagine)", near=-1,
+       avoid="money"),
+    _f("example", "experience", "What was the hardest part of that?", None,
+       avoid="money figure"),
+    # method
+    _f("method", "result metric", "How was that measured?", _MEASURED, near=2,
+       avoid="estimate future money"),
+    _f("method", "change intervention", "Was it measured the same way before and after?",
+       None, avoid="estimate future money"),
+    _f("method", "study", "How were the people or places in it chosen?",
+       r"\b(random|chosen|picked|selected|volunteered|every (?:school|street|ward|class))",
+       near=0, avoid="future money"),
+    _f("method", "plan", "What will you measure to know whether it's working?",
+       _CHECKING, near=-1),
+    # limits
+    _f("limits", "change intervention", "Did that hold for everyone, or mostly for some groups?",
+       r"\b(among|mostly|especially|for (?:all|every)|biggest (?:jump|gain|change)|"
+       r"even the|across)", near=0, avoid="estimate future money"),
+    _f("limits", "plan", "Is there any situation where you wouldn't recommend it?",
+       r"\b(except|unless|not for|wouldn't (?:work|recommend)|only (?:for|where|if))",
+       near=0),
+    _f("limits", "estimate", "What could stop that from happening?",
+       r"\b(as long as|provided|unless|if (?:the|we) )", near=0, avoid="money result"),
+)  # fmt: skip
+"""Every question a listener asks here, by kind; questions about "that" refer to the
+clause quoted before them."""
+
+
+def _near_text(claim: Claim, sentences: Sequence[str], near: int) -> str:
+    if near < 0:
+        return " ".join(sentences)
+    lo, hi = max(0, claim.index - near), claim.index + near + 1
+    return " ".join(sentences[lo:hi])
+
+
+def frames_for(claim: Claim, transcript: str, kind: str | None = None) -> list[Frame]:
+    """The frames that fit a claim and that the talk has not answered, best first (pure)."""
+    clause = quotable_clause(claim.text)
+    if not clause:
+        return []
+    found = facets(clause) | (facets(claim.text) & {"period", "intervention", "date"})
+    sentences = [spoken_numbers(s) for s in talk_sentences(transcript)]
+    out = []
+    for frame in FRAMES:
+        if kind is not None and frame.kind != kind:
+            continue
+        if not frame.needs <= found or frame.avoid & found:
+            continue
+        if frame.answered is not None and frame.answered.search(
+            _near_text(claim, sentences, frame.near)
+        ):
+            continue
+        out.append(frame)
+    return out
+
+
+def fitting_kinds(claim: Claim, transcript: str, *, asked: Iterable[str] = ()) -> list[str]:
+    """The kinds of question a grounded frame can ask about this claim (and that were not
+    all ``asked`` already, as spoken: lead-in and question)."""
+    kinds: list[str] = []
+    for frame in frames_for(claim, transcript):
+        if frame.kind not in kinds and grounded_questions(
+            claim, frame.kind, transcript, asked=asked
+        ):
+            kinds.append(frame.kind)
+    return kinds
+
+
+def grounded_questions(
+    claim: Claim, kind: str, transcript: str, *, asked: Iterable[str] = ()
+) -> list[tuple[str, str]]:
+    """(lead-in, question) pairs for one claim and kind of question, best first; [] when
+    no frame fits or no clause of the claim can be quoted whole (pure).
+
+    The lead-in quotes the claim ("You said the wait dropped from nine hours to just
+    under six."); a question already ``asked`` is not repeated.
+    """
+    clause = said_clause(claim.text, talk=transcript)
+    if not clause:
+        return []
+    done = {q.strip().lower() for q in asked}
+    lead_in = f"You said {clause}."
+    fresh = [
+        (lead_in, f.text)
+        for f in frames_for(claim, transcript, kind)
+        if f"{lead_in} {f.text}".lower() not in done
+    ]
+    return sorted(fresh, key=lambda lq: any(lq[1].lower() in d for d in done))
