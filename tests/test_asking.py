@@ -1,0 +1,125 @@
+"""Grounded questions: whole clauses quoted back, frames that fit the claim, never asking
+what the talk said (pure functions, no model)."""
+
+from __future__ import annotations
+
+import pytest
+
+from coach.analysis.asking import (
+    FRAMES,
+    facets,
+    fitting_kinds,
+    grounded_questions,
+    quotable_clause,
+    said_clause,
+)
+from coach.analysis.claims import ASK_KINDS, find_claims
+
+TALK = (
+    "Good evening. Right now the average customer waits nine hours for a first reply. "
+    "In a two week trial in October, customers who used chat got a first reply in four "
+    "minutes, and their satisfaction score went from 71 to 84. "
+    "The software costs about $400 a month. "
+    "The risk is that complicated billing questions don't fit well into chat. "
+    "So I propose that we switch the help page to chat in November."
+)
+
+
+def _claim(fragment: str):
+    return next(c for c in find_claims(TALK) if fragment in c.text)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "clause"),
+    [
+        ("Last year we merged 140 changes without review.",
+         "Last year we merged 140 changes without review"),
+        # the clause with the figure, not the one before it
+        ("It needs four more buses, and the total cost is about two million dollars a year.",
+         "the total cost is about two million dollars a year"),
+        # a recogniser's slip after a whole clause is left out
+        ("In the trial we moved one hundred sixty patients and to add to go.",
+         "In the trial we moved one hundred sixty patients"),
+        # opening on when, then subject and verb: whole
+        ("By December we had sixty-two.", "By December we had sixty-two"),
+    ],
+)  # fmt: skip
+def test_quotable_clause_is_a_whole_clause(sentence: str, clause: str) -> None:
+    assert quotable_clause(sentence) == clause
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "When from sixty-one percent to seventy-four percent over the term.",  # no main clause
+        "Next, we'll the plan to the park board in April.",  # words no speaker says
+        "So you can check our figures yourselves.",  # speaks to the audience
+        "It does, for a season.",  # leans on the sentence before
+    ],
+)
+def test_no_fragment_is_quoted(sentence: str) -> None:
+    assert quotable_clause(sentence) == ""
+
+
+def test_said_clause_speaks_to_the_speaker() -> None:
+    assert said_clause("Our team answered about 12,000 emails.") == (
+        "your team answered about 12,000 emails"
+    )
+    assert said_clause("I think we should stop, because it is slow.") == (
+        "you think you should stop, because it is slow"
+    )
+    # a name keeps its capital when the talk writes it mid-sentence too
+    talk = "Toronto tried it first. A study in Toronto found sales went up."
+    assert said_clause("Toronto saw sales go up by a fifth.", talk=talk).startswith("Toronto")
+
+
+def test_facets_name_what_a_claim_does() -> None:
+    assert {"change", "figure"} <= facets("Satisfaction went from seventy-one to eighty-four.")
+    assert "money" in facets("The software costs about four hundred dollars a month.")
+    assert "plan" in facets("So I propose that we switch the help page to chat.")
+    assert "plan" not in facets("I want to share a result from our pond study.")
+    assert "worry" in facets("Some shop owners worry they'll lose customers.")
+    assert "estimate" not in facets("Ridership went up to four thousand a day.")
+
+
+def test_every_frame_is_a_question_of_a_known_kind() -> None:
+    for frame in FRAMES:
+        assert frame.kind in ASK_KINDS
+        assert frame.text.endswith("?") and frame.text[0].isupper()
+        assert not frame.needs & frame.avoid
+
+
+def test_a_measured_change_gets_evidence_and_method_questions() -> None:
+    claim = _claim("satisfaction score")
+    kinds = fitting_kinds(claim, TALK)
+    assert {"evidence", "method"} <= set(kinds)
+    (lead_in, question), *_ = grounded_questions(claim, "evidence", TALK)
+    assert lead_in == "You said their satisfaction score went from seventy-one to eighty-four."
+    assert question == "Could something else have caused that change?"
+
+
+def test_a_question_the_talk_answers_is_not_asked() -> None:
+    claim = _claim("I propose")
+    # the talk gives the cost: "what would it cost" is not asked, a side effect is
+    cost = [q for _lead, q in grounded_questions(claim, "cost", TALK)]
+    assert "What would it cost, and who would pay for it?" not in cost
+    told = TALK + " The leadership team decides on Friday."
+    approve = [q for _lead, q in grounded_questions(claim, "next_steps", told)]
+    assert "Who has to approve it, and when?" not in approve
+    assert "Who has to approve it, and when?" in [
+        q for _lead, q in grounded_questions(claim, "next_steps", TALK)
+    ]
+
+
+def test_a_price_is_not_measured() -> None:
+    claim = _claim("software costs")
+    assert "method" not in fitting_kinds(claim, TALK)
+    assert grounded_questions(claim, "method", TALK) == []
+
+
+def test_asked_questions_are_not_repeated() -> None:
+    claim = _claim("satisfaction score")
+    first = grounded_questions(claim, "evidence", TALK)
+    spoken = [f"{lead} {q}" for lead, q in first[:1]]
+    again = grounded_questions(claim, "evidence", TALK, asked=spoken)
+    assert all(f"{lead} {q}" not in spoken for lead, q in again)
