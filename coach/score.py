@@ -146,7 +146,8 @@ def analyze(
         tracks.voiced, frame_s=vad_frame_s, rms_db=tracks.rms_db, options=options.pauses
     )
     words = snap_to_voice(measured.words, tracks.voiced, frame_s=vad_frame_s)
-    words = fillers.place_filled_pauses(words, voice, options.fillers)
+    if options.fillers.place:
+        words = fillers.place_filled_pauses(words, voice, options.fillers)
     report = ClipReport(file=file, duration_s=measured.duration_s, tracks=tracks)
     filler_items, filler_idx = fillers.tag_fillers(words, options.fillers)
     filler_items += acoustic.recover_filled_pauses(
@@ -156,10 +157,10 @@ def analyze(
     pause_stats = pauses.pauses(
         words, tracks.voiced, frame_s=vad_frame_s, rms_db=tracks.rms_db, options=options.pauses
     )
+    span = pace.voiced_span(lexical, words, voice) if options.pace.voiced_edges else None
     pace_stats = pace.pace(
-        lexical, pause_total_s=pause_stats.total_s,
-        span=pace.voiced_span(lexical, words, voice), options=options.pace,
-    )  # fmt: skip
+        lexical, pause_total_s=pause_stats.total_s, span=span, options=options.pace
+    )
     start, end = pace.speaking_span(words)
     speaking_s = end - start
     report.words = [

@@ -209,3 +209,10 @@ def test_pace_span_edge_on_no_voice_stays() -> None:
     ws = words(("one", 0.0, 0.5), ("two", 0.6, 1.0))
     assert pace.voiced_span(ws, ws, [(0.2, 0.4)]) == (0.0, 1.0)
     assert pace.voiced_span([], [], [(0.2, 0.4)]) == (0.0, 0.0)
+
+
+def test_no_audio_filler_from_a_word_squeezed_inside_the_stretch() -> None:
+    # Whisper gave "Montreal" 0.1 s in the middle of its 0.55 s of voice
+    ws = words(("but", 1.0, 1.4), ("Montreal.", 4.32, 4.42), ("but", 5.2, 5.5))
+    _, marked = fillers.tag_fillers(ws)
+    assert acoustic.recover_filled_pauses(ws, marked, _tracks(8.0, [(4.23, 4.78)])) == []

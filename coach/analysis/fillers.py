@@ -57,6 +57,9 @@ class FillerOptions:
     pause_s: float = 0.25
     """A silence this long (s) next to "like"/"you know" marks it as set off, i.e. a filler
     (the same threshold as a pause, after Goldman-Eisler 1968)."""
+    place: bool = True
+    """Place filled pauses in the voice they belong to (:func:`place_filled_pauses`); False
+    keeps Whisper's times (coach before issue 8, for comparison)."""
     place_reach_s: float = 1.5
     """A transcript filled pause is moved at most this far (s) to the voiced stretch it
     belongs to: Whisper's times for fillers were 0.5 and 1.2 s late on unseen speech

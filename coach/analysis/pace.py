@@ -19,6 +19,9 @@ class PaceOptions:
     """Length of a timeline window in seconds."""
     hop_s: float = 5.0
     """Step between timeline windows in seconds."""
+    voiced_edges: bool = True
+    """Measure the speaking span from the voice around the first and last words
+    (:func:`voiced_span`); False uses Whisper's word edges (coach before issue 8)."""
     min_window_words: int = 6
     """A window with fewer lexical words than this is not judged (too little to measure)."""
 
