@@ -529,10 +529,14 @@ def follow_up_lines() -> tuple[str, ...]:
     return tuple(_FOLLOW_UP_TEMPLATES.values())
 
 
-def fallback_for(plan: PlannedQuestion, *, follow_up: bool = False) -> tuple[str, str]:
+def fallback_for(
+    plan: PlannedQuestion, *, follow_up: bool = False, transcript: str = ""
+) -> tuple[str, str]:
     """A plain (lead-in, question) about one planned claim, with no model."""
     table = _FOLLOW_UP_TEMPLATES if follow_up else _TEMPLATES
-    return ("" if follow_up else said_back(plan.claim.text)), table[plan.kind]
+    return ("" if follow_up else said_back(plan.claim.text, transcript=transcript)), table[
+        plan.kind
+    ]
 
 
 _FACTOID = re.compile(
@@ -729,6 +733,9 @@ class Audience:
                                    kinds_for=self._kinds_for)  # fmt: skip
             if plans:
                 return plans
+            quotable = [c for c in self.claims if asking.quotable_clause(c.text)]
+            if quotable:  # a plain question about a claim that can be said back
+                return plan_questions(quotable, self.options.persona, n, asked=asked)
         return plan_questions(self.claims, self.options.persona, n, asked=asked)
 
     def _grounded(self, plan: PlannedQuestion, asked: Sequence[str]) -> Question | None:
@@ -786,13 +793,15 @@ class Audience:
     def _generate(
         self, plan: PlannedQuestion, *, asked: list[str], cancel: threading.Event | None = None
     ) -> Iterator[str | Question]:
-        lead, fallback = fallback_for(plan)
+        lead, fallback = fallback_for(plan, transcript=self.transcript)
         prompt = _user_prompt(plan.claim.text, plan.kind, heard=self.heard[-1:],
                               before=self._before(plan.claim),
                               persona=self.options.persona_text)  # fmt: skip
         claim_text = plan.claim.text
         return generate_question(
-            self.llm, [self.system, *self._shots, {"role": "user", "content": prompt}],
+            # worded from the talk: where no frame fits, the plain question (as measured)
+            None if self.options.wording == "grounded" and lead else self.llm,
+            [self.system, *self._shots, {"role": "user", "content": prompt}],
             grounding=f"{claim_text} {self.transcript}", asked=asked, options=self.options,
             fallback=fallback, fallback_lead_in=lead, focus=claim_text, kind="question",
             ask_kind=plan.kind, cancel=cancel,

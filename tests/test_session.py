@@ -80,7 +80,7 @@ def run_session(
     sink = WavSink(folder.file("audience.wav"))
     voice_input = voice_input or FileInput(TALK, answers, realtime=False)
     options = options or RehearseOptions(
-        questions=questions, audience=AudienceOptions(persona="skeptical")
+        questions=questions, audience=AudienceOptions(persona="skeptical", wording="llm")
     )
     session = Rehearsal(voice_input, models, sink, folder, options,
                         events=events)  # type: ignore[arg-type]  # fmt: skip
@@ -393,7 +393,8 @@ def test_questions_are_prepared_while_the_talk_goes_on(tmp_path: Path) -> None:
     session, _events, _sink, llm = run_session(
         tmp_path, ANSWERS[:1], [], llm=AboutTheClaim([]),
         voice_input=FileInput(TALK, ANSWERS[:1], realtime=True, speed=6.0),
-        options=RehearseOptions(questions=1, live=live),
+        options=RehearseOptions(questions=1, live=live,
+                                audience=AudienceOptions(wording="llm")),
     )  # fmt: skip
     res = session.result
     assert res.status == "complete", res.notes
@@ -405,3 +406,20 @@ def test_questions_are_prepared_while_the_talk_goes_on(tmp_path: Path) -> None:
     # every prompt was one claim, never the whole talk
     assert all(len(p[-1]["content"].split()) < 120 for p in llm.prompts)
     assert len(llm.prompts) >= 2  # more than one candidate to choose from
+
+
+def test_grounded_questions_are_prepared_and_spoken_during_the_talk(tmp_path: Path) -> None:
+    """Worded from the talk (the default), the first question and its speech are ready
+    before the talk ends, and it says back a clause of the talk."""
+    live = LiveOptions(endpoint=EndpointOptions(max_utterance_s=6.0))
+    session, _events, _sink, _llm = run_session(
+        tmp_path, ANSWERS[:1], [], llm=ScriptedLlm([]),
+        voice_input=FileInput(TALK, ANSWERS[:1], realtime=True, speed=6.0),
+        options=RehearseOptions(questions=1, live=live),
+    )  # fmt: skip
+    res = session.result
+    assert res.status == "complete", res.notes
+    first = res.exchanges[0].question
+    assert first.source == "grounded" and first.lead_in.startswith("You said ")
+    assert session.rel(first.ready_at) < session._talk_timing.decided_s
+    assert first.spoken_text not in session._speech  # its speech, made early, was used

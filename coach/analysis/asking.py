@@ -134,6 +134,11 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"\b(i|we) (?:tried|started|stopped|built|changed|moved|ran|introduced|switched)\b",
         re.I,
     ),
+    "approx": re.compile(
+        r"\b(about|roughly|around|nearly|almost|approximately|close to|more than|at least)\b",
+        re.I,
+    ),
+    "reason": re.compile(r"\b(because|due to|thanks to)\b", re.I),
     "belief": re.compile(
         r"\b(i|we) (?:think|believe|suspect|reckon)\b.*\b(because|that's why|so)\b", re.I
     ),
@@ -228,6 +233,7 @@ _INTRO_THEN_SUBJECT = re.compile(
 )
 """A sentence opening on when or where, then its subject and verb ("By December we had
 sixty-two"): quotable whole."""
+_OPENERS = frozenset("there here".split())
 _OPENING_PRONOUN = re.compile(r"^(it|this|that|they|these|those|there|he|she)\b", re.I)
 
 
@@ -283,12 +289,18 @@ def quotable_clause(sentence: str, *, max_words: int = 17, min_words: int = 5) -
             if (
                 _SUBORDINATE.match(part)
                 and not (
-                    len(main) > 1 and not _SUBORDINATE.match(main[-1]) and _VERB.search(main[-1])
+                    len(main) > 1
+                    and "," in text[pieces[i][1] : pieces[i + 1][0]]
+                    and not _SUBORDINATE.match(main[-1])
+                    and _VERB.search(main[-1])
                 )
                 and not _INTRO_THEN_SUBJECT.match(part)
             ):
                 continue
             if not _VERB.search(part) or words[-1].lower().strip(",") in _DANGLING:
+                continue
+            if _VERB.fullmatch(words[0].strip(",")) and words[0].lower() not in _OPENERS:
+                continue  # "charged two pounds": the subject was in the piece before
                 continue
             if re.search(r"\b(you|your|yours|yourselves)\b", part, re.I):
                 continue
@@ -369,6 +381,15 @@ FRAMES: tuple[Frame, ...] = (
        near=0),
     _f("objection", "belief", "Could there be another explanation for it?",
        r"\b(ruled out|another explanation|other explanations?)", near=1),
+    _f("evidence", "figure approx", "What is that based on?",
+       r"\b(based on|according to|we counted|we logged|records|we measured|survey|we timed)",
+       near=0, avoid="money future plan estimate change date decision"),
+    _f("evidence", "reason", "How do you know that's the reason?",
+       r"\b(we asked|they told|survey|study|studies|research|found|interview)", near=1,
+       avoid="future plan belief"),
+    _f("evidence", "change", "What do you think caused that?",
+       r"\b(because|due to|the reason|reasons?|caused|thanks to|that's why|when|after)", near=2,
+       avoid="intervention future plan estimate money"),
     _f("evidence", "estimate", "What is that based on?",
        r"\b(based on|from (?:the|our|last) (?:trial|pilot|study|data)|because we (?:saw|measured))",
        near=0),
@@ -433,7 +454,7 @@ FRAMES: tuple[Frame, ...] = (
        r"\b(if (?:it's|they|the \w+) (?:say|vote)s? no|turned down|rejected|if not)", near=-1),
     _f("next_steps", "future date", "What could delay that?",
        r"\b(delay|slip|behind schedule|on track)", near=-1, avoid="money"),
-    _f("next_steps", "result", "What will you do next with that result?",
+    _f("next_steps", "result change", "What will you do next with that result?",
        r"\b(next step|next,|we'll (?:now|next)|so we're proposing|so our proposal|"
        r"i'm proposing|we're proposing|so we propose|so i propose|recommend)", near=-1,
        avoid="estimate future money"),
