@@ -45,6 +45,9 @@ TALKS = ROOT / "bench" / "data" / "talks"
 HEARD = TALKS / "heard"
 OUT = ROOT / "bench" / "results" / "questions"
 PERSONAS = ("curious", "skeptical", "expert", "described")
+SPLITS = ("dev", "test", "holdout")
+"""dev tunes; test was written before any tuning; holdout was written after round d, whose
+test verdicts had been read, and is the held-out split from round e on."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
@@ -91,7 +94,7 @@ def transcribe(force: bool) -> None:
     HEARD.mkdir(parents=True, exist_ok=True)
     speaker = Speaker.load()
     transcriber = Transcriber.load()
-    for split in ("dev", "test"):
+    for split in SPLITS:
         for path in talk_files(split):
             out = HEARD / f"{path.stem}.txt"
             if out.exists() and not force:
@@ -141,7 +144,7 @@ def generate_one(
     times: dict[str, list[float]] = {"coach": [], "baseline": []}
     sources: dict[str, int] = defaultdict(int)
     items: list[dict] = []
-    talks = [(split, path) for split in ("dev", "test") for path in talk_files(split)]
+    talks = [(split, path) for split in SPLITS for path in talk_files(split)]
     # coach's questions for every talk first, then the baseline's: each system keeps its
     # own prompt prefix in llama.cpp's cache, as it would in use
     for split, path in talks:
