@@ -37,12 +37,16 @@ def questions() -> str:
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
-    for split, system, model in sorted(keys, key=lambda k: (k[0] != "test", k)):
+    order = {"holdout": 0, "test": 1, "dev": 2}
+    names = {"coach": "coach, model's wording", "coach-llm": "coach, model's wording",
+             "coach-grounded": "coach, grounded (default)", "baseline": "plain prompt"}  # fmt: skip
+    for split, system, model in sorted(keys, key=lambda k: (order.get(k[0], 3), k)):
         cells = []
         for persona in ("curious", "skeptical", "expert", "described", "all"):
             g = groups.get(f"{split}/{system}/{model}/{persona}")
             cells.append(_share(g) if g else "-")
-        name = "coach" if system == "coach" else "plain prompt"
+        name = names.get(system, system)
+        model = "no model" if model == "none" else model
         rows.append(f"| {split} | {name} | {model} | " + " | ".join(cells) + " |")
     rows.append("")
     rows.append(
@@ -54,7 +58,7 @@ def questions() -> str:
         src = p.get("sources", {})
         rows.append(
             f"| {model} | {p.get('coach_s_p50')} / {p.get('coach_s_p95')} | "
-            f"{p.get('peak_rss_mb'):.0f} MB | {src.get('llm', 0)} / "
+            f"{p.get('peak_rss_mb'):.0f} MB | {src.get('llm', 0) + src.get('grounded', 0)} / "
             f"{src.get('fallback', 0)} |"
         )
     return "\n".join(rows) + "\n\n" + _source(doc, "questions")
