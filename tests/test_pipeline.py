@@ -85,3 +85,28 @@ def test_analyze_no_words_is_an_error_not_a_crash() -> None:
     report = analyze(_measured([], 3.0), ScoreOptions(), file="quiet.wav")
     assert report.error and report.error.startswith("no speech found")
     assert report.words == [] and report.word_count == 0
+
+
+def test_measure_runs_tracks_beside_the_asr_and_times_each_stage() -> None:
+    from conftest import ManifestTranscriber, fixture_path
+
+    from coach import audio
+    from coach.analysis import prosody
+    from coach.score import measure
+    from coach.vad import voiced_flags
+
+    y = audio.load(fixture_path("practice_talk.wav"))
+    asr = ManifestTranscriber()
+    m = measure(chunks(_blocks(y, 3.0), chunk_s=20.0), asr, ScoreOptions())
+    assert len(asr.calls) >= 3  # several chunks
+    assert {"decode_s", "vad_s", "asr_s", "tracks_s", "tracks_wait_s", "features_s"} <= set(
+        m.timings_s
+    )
+    # the tracks measured in the second thread are those measured one chunk at a time
+    parts = []
+    for samples, _offset in chunks(_blocks(y, 3.0), chunk_s=20.0):
+        parts.append(prosody.frame_tracks(samples, voiced_flags(audio.to_int16(samples))))
+    want = prosody.Tracks.concat(parts)
+    assert np.array_equal(m.tracks.voiced, want.voiced)
+    assert np.allclose(m.tracks.f0_hz, want.f0_hz, equal_nan=True)
+    assert m.duration_s == pytest.approx(y.size / SAMPLE_RATE)
