@@ -51,7 +51,7 @@ bench: bench-accuracy bench-speed
 bench-accuracy: setup  ## filled pauses, word counts, pace and pauses against ../shared/eval
 	$(BIN)/python bench/accuracy.py --eval $(EVAL)
 
-bench-speed: setup  ## real-time factor and peak memory on >= 10 minutes of audio
+bench-speed: setup  ## coach score against bare faster-whisper (greedy, VAD, word times), whole processes, >= 10 minutes of audio
 	$(BIN)/python bench/speed.py --eval $(EVAL)
 
 bench-latency: setup  ## the rehearse loop in real time over >= 10 Q&A turns: response times, memory
@@ -75,7 +75,7 @@ bench-pitch: venv  ## pitch tracks, old and new, against a pYIN reference on ../
 	$(BIN)/python bench/pitch.py --eval $(EVAL)
 
 bench-long: setup  ## one 60-minute file: time and peak memory of a long recording
-	$(BIN)/python bench/speed.py --eval $(EVAL) --minutes 1 --long-minutes 60
+	$(BIN)/python bench/speed.py --eval $(EVAL) --minutes 60 --repeats 1 --no-write
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build dist *.egg-info

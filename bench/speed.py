@@ -1,14 +1,21 @@
-"""Speed and memory of `coach score` against a bare faster-whisper transcription.
+"""Speed and memory of `coach score` against the fair baseline, bare faster-whisper.
 
-Builds a batch of at least --minutes of audio: practice-clip-sized files (--file-s, default
-60 s) made by joining the real clips of ../shared/eval in a temporary folder. Then, in two
-separate processes:
-  1. bare: faster-whisper's own transcribe() on each file (same model, int8, its default
-     beam of 5, the same thread count as coach);
-  2. coach: the full scoring pipeline (VAD, ASR with word times, filler recovery, pitch,
-     the rest of the analysis, and the JSON report) over the same files.
-Prints the real-time factor (compute seconds per audio second) of each, coach's split into
-ASR and everything else, and each process's peak memory (max RSS).
+One file of at least --minutes of audio is made by joining the real clips of
+../shared/eval (0.5 s of silence between) in a temporary folder. In the same run, each
+of these is timed as a whole process (interpreter start, imports, model load, decoding,
+everything), alternately, --repeats times:
+
+  1. bare: faster-whisper's own ``transcribe()`` with what coach needs from it: the same
+     model, int8, greedy decoding (beam_size=1), its Silero VAD (vad_filter=True), word
+     times (word_timestamps=True) and the same cpu_threads as coach;
+  2. coach: ``coach score FILE -f json -o OUT --no-history``, the whole pipeline.
+
+Prints the wall time and real-time factor of each (median of the repeats), coach's time
+split into start-up (interpreter, imports, model load), decoding, VAD, pitch and loudness
+tracks, ASR, analysis and the rest (report writing), and each process's peak memory
+(max RSS). Figures go to bench/results/speed.json.
+
+Run: ``.venv/bin/python bench/speed.py`` (or ``make bench-speed``).
 """
 
 from __future__ import annotations
@@ -16,127 +23,78 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from results import write_results  # noqa: E402
+
+STAGES = ("decode_s", "vad_s", "asr_s", "tracks_wait_s", "analysis_s")
+"""coach's stages one after another (the pitch and loudness tracks run beside the ASR:
+only the wait for them after it is counted)."""
 
 
-def _batch(eval_dir: Path, minutes: float, tmp: Path, file_s: float) -> tuple[list[str], float]:
-    """Practice-clip-sized files (about ``file_s`` long) made by joining the eval clips,
-    with 0.5 s of silence between, written to ``tmp`` (outside the repo)."""
+def _long_file(eval_dir: Path, minutes: float, path: Path) -> float:
+    """Write a 16 kHz wav of at least ``minutes`` by joining the eval clips in turn."""
     import numpy as np
-
-    from coach import SAMPLE_RATE
-    from coach.audio import load, write_wav
-
-    clips = sorted(
-        p for p in (eval_dir / "clips").iterdir() if p.suffix in {".wav", ".flac", ".mp3"}
-    )
-    audio = [load(p) for p in clips]
-    gap = np.zeros(SAMPLE_RATE // 2, np.float32)
-    files: list[str] = []
-    total, k = 0.0, 0
-    while total < minutes * 60:
-        parts, length = [], 0.0
-        while length < file_s:
-            y = audio[k % len(audio)]
-            parts += [y, gap]
-            length += (y.size + gap.size) / SAMPLE_RATE
-            k += 1
-        path = tmp / f"practice_{len(files):02d}.wav"
-        write_wav(path, np.concatenate(parts), SAMPLE_RATE)
-        files.append(str(path))
-        total += length
-    return files, total
-
-
-def _child_bare(files: list[str], model: str) -> dict:
-    from faster_whisper import WhisperModel
-
-    from coach.asr import default_threads, resolve_model
-
-    t0 = time.perf_counter()
-    # faster-whisper's defaults, with the same thread count coach uses
-    m = WhisperModel(
-        resolve_model(model), device="cpu", compute_type="int8", cpu_threads=default_threads()
-    )
-    load = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    for f in files:
-        segments, _ = m.transcribe(f, language="en")
-        for _ in segments:
-            pass
-    return {"load_s": load, "run_s": time.perf_counter() - t0}
-
-
-def _child_coach(files: list[str], model: str) -> dict:
-    from coach.asr import AsrOptions, Transcriber
-    from coach.render import render
-    from coach.score import ScoreOptions, score_file
-
-    options = ScoreOptions(asr=AsrOptions(model=model))
-    t0 = time.perf_counter()
-    t = Transcriber.load(options.asr)
-    load = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    asr = feat = analysis = 0.0
-    reports = []
-    for f in files:
-        r = score_file(f, t, options)
-        asr += r.timings_s.get("asr_s", 0.0)
-        feat += r.timings_s.get("features_s", 0.0)
-        analysis += r.timings_s.get("analysis_s", 0.0)
-        r.tracks = None  # keep memory to what a streaming writer would hold
-        reports.append(r)
-    t1 = time.perf_counter()
-    render(reports, "json")
-    report_s = time.perf_counter() - t1
-    return {"load_s": load, "run_s": time.perf_counter() - t0, "asr_s": asr,
-            "features_s": feat, "analysis_s": analysis, "report_s": report_s}  # fmt: skip
-
-
-def _child_long(files: list[str], model: str) -> dict:
-    """Score one long file (the batch joined end to end many times), streaming it."""
-    from coach.asr import AsrOptions, Transcriber
-    from coach.score import ScoreOptions, score_file
-
-    options = ScoreOptions(asr=AsrOptions(model=model))
-    t = Transcriber.load(options.asr)
-    t0 = time.perf_counter()
-    r = score_file(files[0], t, options)
-    return {"run_s": time.perf_counter() - t0, "duration_s": r.duration_s,
-            "words": r.word_count, "error": r.error}  # fmt: skip
-
-
-def _long_file(files: list[str], minutes: float, path: Path) -> float:
-    """Write a wav of ``minutes`` by repeating the batch files, block by block."""
     import soundfile as sf
 
     from coach import SAMPLE_RATE
     from coach.audio import load, to_int16
 
-    total = 0.0
+    clips = sorted(
+        p for p in (eval_dir / "clips").iterdir() if p.suffix in {".wav", ".flac", ".mp3"}
+    )
+    audio = [load(p) for p in clips]
+    gap = np.zeros(SAMPLE_RATE // 2, np.int16)
+    total, k = 0.0, 0
     with sf.SoundFile(path, "w", SAMPLE_RATE, 1, subtype="PCM_16") as out:
         while total < minutes * 60:
-            for f in files:
-                y = load(f)
-                out.write(to_int16(y))
-                total += y.size / SAMPLE_RATE
-                if total >= minutes * 60:
-                    break
+            y = audio[k % len(audio)]
+            out.write(to_int16(y))
+            out.write(gap)
+            total += (y.size + gap.size) / SAMPLE_RATE
+            k += 1
     return total
 
 
-def _run_child(kind: str, files: list[str], model: str) -> dict:
-    proc = subprocess.run(
-        [sys.executable, __file__, "--child", kind, "--asr-model", model],
-        input=json.dumps(files), capture_output=True, text=True,
-    )  # fmt: skip
+def _child_bare(path: str, model: str) -> dict[str, Any]:
+    from faster_whisper import WhisperModel
+
+    from coach.asr import default_threads, resolve_model
+
+    m = WhisperModel(
+        resolve_model(model), device="cpu", compute_type="int8", cpu_threads=default_threads()
+    )
+    segments, _ = m.transcribe(
+        path, language="en", beam_size=1, vad_filter=True, word_timestamps=True
+    )
+    words = sum(len(s.words or []) for s in segments)
+    return {"words": words}
+
+
+def _child_coach(path: str, out: str) -> dict[str, Any]:
+    from coach.cli import main
+
+    code = main(["score", path, "-f", "json", "-o", out, "--no-history"])
+    return {"exit": code}
+
+
+def _run(argv: list[str]) -> dict[str, Any]:
+    """Run one child process; its wall time (s) and what it printed last (JSON)."""
+    t0 = time.perf_counter()
+    proc = subprocess.run(argv, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
     if proc.returncode != 0:
-        raise SystemExit(f"bench child {kind} failed:\n{proc.stderr[-2000:]}")
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
-    return out
+        raise SystemExit(f"bench child failed: {' '.join(argv)}\n{proc.stderr[-2000:]}")
+    res = json.loads(proc.stdout.strip().splitlines()[-1])
+    res["wall_s"] = round(wall, 3)
+    return res
 
 
 def main() -> int:
@@ -144,69 +102,96 @@ def main() -> int:
     ap.add_argument("--eval", type=Path, default=Path("../shared/eval"))
     ap.add_argument("--minutes", type=float, default=10.0)
     ap.add_argument("--asr-model", default="tiny.en")
-    ap.add_argument("--file-s", type=float, default=60.0, help="length of each practice file")
-    ap.add_argument(
-        "--long-minutes", type=float, default=0.0,
-        help="also score one file this long, to check memory on long recordings",
-    )  # fmt: skip
-    ap.add_argument("--child", choices=["bare", "coach", "long"], help=argparse.SUPPRESS)
+    ap.add_argument("--repeats", type=int, default=2, help="runs of each, alternately")
+    ap.add_argument("--no-write", action="store_true", help="do not write bench/results")
+    ap.add_argument("--child", choices=["bare", "coach"], help=argparse.SUPPRESS)
+    ap.add_argument("--file", help=argparse.SUPPRESS)
+    ap.add_argument("--out", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        files = json.loads(sys.stdin.read())
-        fn = {"bare": _child_bare, "coach": _child_coach, "long": _child_long}[args.child]
-        res = fn(files, args.asr_model)
-        res["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        if args.child == "bare":
+            res = _child_bare(args.file, args.asr_model)
+        else:
+            res = _child_coach(args.file, args.out)
+        res["max_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
         print(json.dumps(res))
         return 0
     if not (args.eval / "clips").is_dir():
         print(f"bench: no {args.eval / 'clips'}; pass --eval DIR", file=sys.stderr)
         return 2
-    import tempfile
+    from coach.asr import default_threads
 
+    runs: dict[str, list[dict[str, Any]]] = {"bare": [], "coach": []}
     with tempfile.TemporaryDirectory(prefix="coach-bench-") as tmp:
-        files, audio_s = _batch(args.eval, args.minutes, Path(tmp), args.file_s)
+        path = Path(tmp) / "long.wav"
+        audio_s = _long_file(args.eval, args.minutes, path)
+        out = Path(tmp) / "report.json"
         print(
-            f"batch: {len(files)} files of about {args.file_s:.0f} s made from "
-            f"{args.eval / 'clips'}, {audio_s / 60:.1f} min of audio, ASR {args.asr_model}"
+            f"{audio_s / 60:.1f} min of audio from {args.eval / 'clips'}, ASR "
+            f"{args.asr_model}, {default_threads()} threads, {args.repeats} runs each"
         )
-        bare = _run_child("bare", files, args.asr_model)
-        coach = _run_child("coach", files, args.asr_model)
-        long = None
-        if args.long_minutes > 0:
-            long_path = Path(tmp) / "long.wav"
-            long_s = _long_file(files, args.long_minutes, long_path)
-            long = _run_child("long", [str(long_path)], args.asr_model)
-    beyond = coach["run_s"] - bare["run_s"]
-    print(f"\n{'':34s}{'seconds':>10s}{'x real time':>13s}")
-
-    def row(label: str, seconds: float) -> None:
-        print(f"{label:34s}{seconds:10.1f}{seconds / audio_s:13.4f}")
-
-    row("bare faster-whisper transcribe", bare["run_s"])
-    row("coach score (whole pipeline)", coach["run_s"])
-    print(
-        f"{'  of which ASR (word times)':34s}{coach['asr_s']:10.1f}{coach['asr_s'] / audio_s:13.4f}"
-    )
-    print(f"{'  decode, VAD, pitch, energy':34s}{coach['features_s']:10.1f}"
-          f"{coach['features_s'] / audio_s:13.4f}")  # fmt: skip
-    print(f"{'  analysis (fillers, pace...)':34s}{coach['analysis_s']:10.1f}"
-          f"{coach['analysis_s'] / audio_s:13.4f}")  # fmt: skip
-    print(f"{'  report rendering (JSON)':34s}{coach['report_s']:10.2f}"
-          f"{coach['report_s'] / audio_s:13.4f}")  # fmt: skip
-    print(f"\ncoach beyond the bare transcription: {beyond:+.1f} s "
-          f"({beyond / bare['run_s']:+.0%} of it)")  # fmt: skip
-    print(
-        f"coach beyond its own ASR: {coach['run_s'] - coach['asr_s']:.1f} s "
-        f"({(coach['run_s'] - coach['asr_s']) / bare['run_s']:.0%} of the bare transcription)"
-    )
-    print(f"model load: bare {bare['load_s']:.2f} s, coach {coach['load_s']:.2f} s")
-    print(f"peak memory (max RSS): bare {bare['max_rss_mb']:.0f} MB, "
-          f"coach {coach['max_rss_mb']:.0f} MB")  # fmt: skip
-    if long is not None:
-        print(f"\none {long_s / 60:.0f}-minute file: {long['run_s']:.0f} s "
-              f"({long['run_s'] / long_s:.3f} x real time), {long['words']} words, "
-              f"peak memory {long['max_rss_mb']:.0f} MB, error: {long['error']}")  # fmt: skip
+        me = [sys.executable, __file__, "--asr-model", args.asr_model, "--file", str(path)]
+        for _ in range(args.repeats):
+            runs["bare"].append(_run([*me, "--child", "bare"]))
+            r = _run([*me, "--child", "coach", "--out", str(out)])
+            report = json.loads(out.read_text())
+            r["timings_s"] = report["timings_s"]
+            r["words"] = report["word_count"]
+            runs["coach"].append(r)
+            print(f"  bare {runs['bare'][-1]['wall_s']:.1f} s, coach {r['wall_s']:.1f} s")
+    figures = summarize(runs, audio_s, args.asr_model, default_threads())
+    _print(figures)
+    if not args.no_write:
+        print(f"\nwritten {write_results('speed', figures)}")
     return 0
+
+
+def summarize(
+    runs: dict[str, list[dict[str, Any]]], audio_s: float, model: str, threads: int
+) -> dict[str, Any]:
+    """Medians over the repeats; coach's split from its report's timings."""
+    med = {k: statistics.median(r["wall_s"] for r in v) for k, v in runs.items()}
+    stages = {s: statistics.median(r["timings_s"].get(s, 0.0) for r in runs["coach"])
+              for s in STAGES}  # fmt: skip
+    # what the report's stages do not cover: interpreter, imports, model load, report writing
+    startup = med["coach"] - sum(stages.values())
+    return {
+        "audio_s": round(audio_s, 1),
+        "asr_model": model,
+        "cpu_threads": threads,
+        "baseline": "faster-whisper transcribe(), int8, beam_size=1, vad_filter=True, "
+        "word_timestamps=True, same cpu_threads; whole process",
+        "wall_s": {k: round(v, 2) for k, v in med.items()},
+        "rtf": {k: round(v / audio_s, 4) for k, v in med.items()},
+        "coach_over_bare": round(med["coach"] / med["bare"], 3),
+        "coach_split_s": {
+            **{k: round(v, 2) for k, v in stages.items()},
+            "startup_and_rest_s": round(startup, 2),
+        },  # fmt: skip
+        "coach_tracks_beside_asr_s": round(
+            statistics.median(r["timings_s"].get("tracks_s", 0.0) for r in runs["coach"]), 2
+        ),
+        "peak_mb": {k: max(r["max_rss_mb"] for r in v) for k, v in runs.items()},
+        "runs": runs,
+    }
+
+
+def _print(f: dict[str, Any]) -> None:
+    print(f"\n{'':36s}{'seconds':>10s}{'x real time':>13s}")
+    for label, key in (("bare faster-whisper (fair baseline)", "bare"), ("coach score", "coach")):
+        print(f"{label:36s}{f['wall_s'][key]:10.1f}{f['rtf'][key]:13.4f}")
+    a = f["audio_s"]
+    for label, key in (("  start-up (imports, model) + rest", "startup_and_rest_s"),
+                       ("  decoding", "decode_s"), ("  VAD (webrtcvad)", "vad_s"),
+                       ("  ASR", "asr_s"), ("  waiting for pitch/loudness", "tracks_wait_s"),
+                       ("  analysis", "analysis_s")):  # fmt: skip
+        v = f["coach_split_s"][key]
+        print(f"{label:36s}{v:10.2f}{v / a:13.4f}")
+    v = f["coach_tracks_beside_asr_s"]
+    print(f"{'  (pitch/loudness, beside the ASR)':36s}{v:10.2f}{v / a:13.4f}")
+    print(f"\ncoach / bare: {f['coach_over_bare']:.2f}")
+    print(f"peak memory (max RSS): bare {f['peak_mb']['bare']:.0f} MB, "
+          f"coach {f['peak_mb']['coach']:.0f} MB")  # fmt: skip
 
 
 if __name__ == "__main__":
