@@ -1,6 +1,6 @@
 """Markdown tables for the README, made from ``bench/results/*.json`` (never typed by hand).
 
-    .venv/bin/python bench/tables.py questions judge latency
+    .venv/bin/python bench/tables.py questions judge latency accuracy speed
 
 Each table names the results file, its date and commit, so every published figure can be
 traced to the run that produced it.
@@ -117,8 +117,77 @@ def latency() -> str:
     return "\n".join(rows) + "\n\n" + " ".join(sources)
 
 
+def accuracy() -> str:
+    doc = _load("accuracy")
+    systems = doc["figures"]["systems"]
+    rows = [
+        "| split | system | filled pauses in order P / R / F1 (hits/false/missed) | "
+        "in time, 0.3 s: P / R / F1 (hits/false/missed) | over silence: voice activity / "
+        "truth | false fillers, clips with none | word-count error |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+
+    def prf(d: dict) -> str:
+        return (f"{d['precision']:.2f} / {d['recall']:.2f} / {d['f1']:.2f} "
+                f"({d['tp']}/{d['fp']}/{d['fn']})")  # fmt: skip
+
+    for split in ("dev", "held_out"):
+        for name, sys_fig in systems.items():
+            s = sys_fig[split]
+            timed = prf(s["timed"]) if "timed" in s else "-"
+            truth = s.get("over_truth_silence", "-")
+            rows.append(
+                f"| {split.replace('_', '-')} ({s['clips']} clips, {s['filled_pauses_truth']} "
+                f"filled pauses) | {name} | {prf(s['in_order'])} | {timed} | "
+                f"{s['over_silence']} / {truth} | {s['false_filler_clips']} of "
+                f"{s['clean_clips']} | {s['word_count_error']:.1%} |"
+            )
+    rows += [
+        "",
+        "| acoustic_corpus.wav (held-out) | words per minute (truth) | error | pauses P / R | "
+        "pause boundary error |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for name, sys_fig in systems.items():
+        c = sys_fig["clips"].get("acoustic_corpus.wav")
+        if c and "pace" in c:
+            p, q = c["pace"], c["pauses"]
+            rows.append(
+                f"| {name} | {p['wpm']} ({p['wpm_true']}) | {p['wpm_error']:.1%} | "
+                f"{q['precision']:.2f} / {q['recall']:.2f} | {q['boundary_error_s']:.3f} s |"
+            )
+    return "\n".join(rows) + "\n\n" + _source(doc, "accuracy")
+
+
+def speed() -> str:
+    doc = _load("speed")
+    f = doc["figures"]
+    a = f["audio_s"]
+    rows = [
+        f"| {a / 60:.1f} min of audio, {f['asr_model']}, {f['cpu_threads']} ASR thread(s), "
+        f"median of {len(f['runs']['coach'])} runs | seconds | x real time | peak memory |",
+        "| --- | --- | --- | --- |",
+        f"| bare faster-whisper (beam 1, its VAD, word times), whole process | "
+        f"{f['wall_s']['bare']} | {f['rtf']['bare']} | {f['peak_mb']['bare']:.0f} MB |",
+        f"| coach score, whole process | {f['wall_s']['coach']} | {f['rtf']['coach']} | "
+        f"{f['peak_mb']['coach']:.0f} MB |",
+    ]
+    split = f["coach_split_s"]
+    for label, key in (("start-up (interpreter, imports, model load) and report writing",
+                        "startup_and_rest_s"), ("decoding", "decode_s"),
+                       ("voice activity (webrtcvad)", "vad_s"), ("ASR", "asr_s"),
+                       ("waiting for the pitch and loudness tracks", "tracks_wait_s"),
+                       ("analysis", "analysis_s")):  # fmt: skip
+        rows.append(f"| &nbsp;&nbsp;coach: {label} | {split[key]} | {split[key] / a:.4f} | |")
+    t = f["coach_tracks_beside_asr_s"]
+    rows.append(f"| &nbsp;&nbsp;coach: pitch and loudness tracks, in a second thread beside "
+                f"the ASR | ({t}) | ({t / a:.4f}) | |")  # fmt: skip
+    return "\n".join(rows) + "\n\n" + _source(doc, "speed")
+
+
 def main() -> int:
-    for name in sys.argv[1:] or ["questions", "interview_questions", "judge", "latency"]:
+    names = ["questions", "interview_questions", "judge", "latency", "accuracy", "speed"]
+    for name in sys.argv[1:] or names:
         print(globals()[name]())
         print()
     return 0
