@@ -2,8 +2,10 @@
 
 Filled pauses come from two places: the transcript (Whisper primed to keep them, see
 :mod:`coach.asr`) and the audio (voiced stretches no word covers, see
-:mod:`coach.analysis.acoustic`). Discourse fillers use context rules so that "like" as a
-verb or comparison and "kind of" as "a type of" are not counted.
+:mod:`coach.analysis.acoustic`). Whisper's times for the transcript's filled pauses are
+loose, so :func:`place_filled_pauses` moves each into the stretch of voice it belongs to.
+Discourse fillers use context rules so that "like" as a verb or comparison and "kind of"
+as "a type of" are not counted.
 """
 
 from __future__ import annotations
