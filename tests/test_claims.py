@@ -105,3 +105,21 @@ def test_plans_continue_from_what_was_asked() -> None:
 def test_no_claims_no_plans() -> None:
     assert find_claims("Hello. Thank you.") == []
     assert plan_questions([], "curious", 3) == []
+
+
+@pytest.mark.parametrize(
+    ("heard", "said"),
+    [
+        ("will cost around 900 pounds", "will cost around nine hundred pounds"),
+        ("came back to around 400 a week", "came back to around four hundred a week"),
+        ("we open at 700 and close at 930", "we open at seven o'clock and close at nine thirty"),
+        (
+            "The governors decide on 12 December.",
+            "The governors decide on the twelfth of December.",
+        ),
+        ("a vote on June 12", "a vote on June twelfth"),
+        ("in March 2024 we had 40 crashes", "in March twenty twenty-four we had forty crashes"),
+    ],
+)
+def test_amounts_are_not_times_and_dates_are_said_as_dates(heard: str, said: str) -> None:
+    assert spoken_numbers(heard) == said

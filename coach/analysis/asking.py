@@ -74,7 +74,8 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"i'm asking|i am asking|we're asking|my ask|our ask|the ask|we want to|"
         r"i want (?:us )?to|we plan|the plan|we will|we'll|we're going to|would like to|"
         r"pilot|launch(?:ing)?|make (?:it|the .{1,30}) permanent|roll(?:ing)? out|"
-        r"starting|introduce|switch to|move to|trial (?:of|for|starting)|keep (?:the|it))\b",
+        r"starting|introduce|switch to|move to|trial (?:of|for|starting)|keep (?:the|it)|"
+        r"let's|we would|we'd|start with|try it|trial it|we trial)\b",
         re.I,
     ),
     "study": re.compile(
@@ -96,14 +97,27 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "decision": re.compile(
-        r"\b(vote[sd]?|approv(?:e|al|ed)|decides?|decision|sign(?:s|ed)? off|agree[sd]?|"
-        r"committee|council|board|leadership|meeting)\b",
+        r"\b(votes? on|will vote|to vote|vote (?:is|at|in|next)|decides?|will decide|to decide|"
+        r"decision|approv(?:e|al)|sign(?:s)? off|agrees? (?:on|to))\b",
         re.I,
     ),
     "metric": re.compile(
         r"\b(percent|average|median|rate|score|per|a (?:day|week|month)|times|hours|minutes|"
         r"ratio|share|fold|level|sales|attendance|ridership|visits|trips|numbers|readings?|"
         r"waited|wait)\b",
+        re.I,
+    ),
+    "shift": re.compile(
+        r"\b(went (?:up|down)|rose|fell|dropped|increased|decreased|doubled|halved|"
+        r"from [\w ,-]{1,40}? to )",
+        re.I,
+    ),
+    "costword": re.compile(r"\b(costs?|costing|quoted|charge[sd]?|fees?)\b", re.I),
+    "spent": re.compile(r"\b(cost (?:us|me|them)|spent|paid|raised|last year|was|were)\b", re.I),
+    "anecdote": re.compile(
+        r"\b(a (?:man|woman|boy|girl|patient|customer|member|child|parent|driver|colleague|"
+        r"student|resident|neighbou?r)|one (?:day|morning|evening|night)|i watched|"
+        r"i remember|last (?:week|month) (?:i|we))\b",
         re.I,
     ),
     "money": re.compile(r"\b(dollars?|pounds?|euros?|cents?|pence|budget)\b", re.I),
@@ -188,12 +202,12 @@ _YOU = {"i": "you", "i'm": "you're", "i've": "you've", "i'd": "you'd", "i'll": "
 _CHUNK_SPLIT = re.compile(
     r"(?<=[.!?])\s+|\s*[,;:]\s+|"
     r"\s+(?=(?:and|but|so|because|whereas|although|while|which|even though)\s)"
-    r"|(?<=[a-z])\s+(?=(?:That's|That|It's|It|We|I|But|So|And|This|There)\b)"
+    r"|(?<=[a-z])\s+(?=(?:That's|That|It's|It|We|But|So|And|This|There)\b)"
 )
 """Where a sentence may be cut into pieces: punctuation, a joining word, or a capitalised
 word where the recogniser left out a full stop."""
 _LEADING = re.compile(
-    r"^(?:(?:and|but|so|or|then|now|also|well|yet|okay|ok|actually|basically|"
+    r"^(?:(?:and|but|so|or|then|now|also|well|yet|okay|ok|actually|basically|i said|we said|"
     r"that's true|that's fair|in fact|finally|meanwhile|still|plus)\b[,]?\s*)+",
     re.I,
 )
@@ -210,7 +224,11 @@ _VERB = re.compile(
     r"shows?|found|finds|keeps?|kept|loses?|lost|wins?|won|sees?|saw|says?|said|"
     r"brings?|brought|holds?|held|stays?|stayed|falls?|fell|rises?|rose|drops?|"
     r"leaves?|left|opens?|closes?|pays?|paid|spends?|spent|wants?|asks?|"
-    r"propose|recommend|suggest|carries|carry|\w+ed)\b|\w'(?:s|re|ve|ll|d)\b",
+    r"propose|recommend|suggest|carries|carry|happens?|works?|uses?|helps?|starts?|stops?|"
+    r"finish(?:es)?|grows?|fails?|miss(?:es)?|waits?|walks?|drives?|buys?|sells?|books?|"
+    r"visits?|calls?|sends?|reaches?|trial|try|tries|tests?|pilots?|launch(?:es)?|"
+    r"introduces?|builds?|installs?|moves?|switch(?:es)?|changes?|adds?|cuts?|raises?|"
+    r"lowers?|offers?|hires?|trains?|(?!hundred\b)\w{3,}ed)\b|\w'(?:s|re|ve|ll|d)\b",
     re.I,
 )
 _DANGLING = frozenset(
@@ -227,13 +245,36 @@ _GARBLED = re.compile(
 """Word sequences no speaker says ("we'll the plan"): a recogniser's slip, not quoted."""
 _INTRO_THEN_SUBJECT = re.compile(
     r"^(?:in|on|at|by|over|during|after|before|since|for|from|last|this)\b[^,]{0,40}?\s"
-    r"(?:we|i|they|there|it|our \w+)\s(?:\w+ed|had|have|has|were|was|are|is|saw|ran|got|"
+    r"(?:we|i|they|there|it|our \w+)(?:'ve|'re|'d|'ll)?\s(?:\w+ed|been|had|have|has|were|was|"
+    r"are|is|saw|ran|got|"
     r"went|lost|made|took|found|counted|surveyed|drained|moved|tried)\b",
     re.I,
 )
 """A sentence opening on when or where, then its subject and verb ("By December we had
 sixty-two"): quotable whole."""
 _OPENERS = frozenset("there here".split())
+_RELATIVE = re.compile(r"^(?:which|who|whom|whose|what|how|whether|where|than|not)\b", re.I)
+_SUBJECT_START = re.compile(
+    r"^(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll|they|they're|it|it's|there|"
+    r"there's|this|that|that's|these|those|he|she|the|a|an|our|my|their|its|his|her|"
+    r"each|every|all|some|most|many|few|one|two|three|four|five|six|seven|eight|nine|"
+    r"ten|eleven|twelve|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+    r"\d|about|over|nearly|almost|around|roughly|more|less|fewer|half|last|next|"
+    r"this|what|in|on|at|by|after|since|during|from|for|if|when|people|staff|parents|"
+    r"customers|patients|members|sales|costs?)\b",
+    re.I,
+)
+"""Words a clause cut from the middle of a sentence may start with (a subject, or a
+phrase of when or where before one); anything else lost its subject to the piece
+before."""
+_ASIDE = re.compile(
+    r"\b(take a few minutes|talk (?:to you )?about|tell you about|walk you through|"
+    r"here to (?:talk|tell|share|present|update)|want to (?:talk|share|tell|give|take|start)|"
+    r"vote on it|circulate|let you know|want to (?:report|update|explain|present|walk)|"
+    r"end of (?:the|tonight's|today's) meeting|"
+    r"any questions|thank you|thanks for)\b",
+    re.I,
+)
 _OPENING_PRONOUN = re.compile(r"^(it|this|that|they|these|those|there|he|she)\b", re.I)
 
 
@@ -288,8 +329,12 @@ def quotable_clause(sentence: str, *, max_words: int = 17, min_words: int = 5) -
             main = [_LEADING.sub("", p).strip(" ,") for p in raw]
             if (
                 _SUBORDINATE.match(part)
+                and not re.match(
+                    r"^what (?:i|we)(?:'re|'m| am| are)? \w+(?:ing)? (?:is|was)\b", part, re.I
+                )
                 and not (
                     len(main) > 1
+                    and not _RELATIVE.match(part)
                     and "," in text[pieces[i][1] : pieces[i + 1][0]]
                     and not _SUBORDINATE.match(main[-1])
                     and _VERB.search(main[-1])
@@ -297,15 +342,19 @@ def quotable_clause(sentence: str, *, max_words: int = 17, min_words: int = 5) -
                 and not _INTRO_THEN_SUBJECT.match(part)
             ):
                 continue
-            if not _VERB.search(part) or words[-1].lower().strip(",") in _DANGLING:
+            main_clause = " ".join(p for p in main if not _SUBORDINATE.match(p)) or part
+            if not _VERB.search(main_clause) or words[-1].lower().strip(",") in _DANGLING:
                 continue
             if _VERB.fullmatch(words[0].strip(",")) and words[0].lower() not in _OPENERS:
                 continue  # "charged two pounds": the subject was in the piece before
-                continue
+            if i and not _SUBJECT_START.match(part) and not part[:1].isupper():
+                continue  # "let you know by Friday", "try a phone reminder": no subject
+            if _ASIDE.search(part):
+                continue  # the talk's opening, its logistics: no point to ask about
             if re.search(r"\b(you|your|yours|yourselves)\b", part, re.I):
                 continue
             if _OPENING_PRONOUN.match(part) and (
-                len(words) < 6 or (i and not re.search(rf"\b{_NUMBER}", part.lower()))
+                len(words) < 8 or (i and not re.search(rf"\b{_NUMBER}", part.lower()))
             ):
                 continue  # "it does, for a season" leans on what came before
             figure = bool(re.search(rf"\b{_NUMBER}", part.lower()))
@@ -364,7 +413,7 @@ _MEASURED = (
 )
 _FUNDED = (
     r"\b(fund|funded|funding|budget|grant|paid (?:for|by|out of)|pay for|covers?|covered|"
-    r"sponsor|offered|from (?:fares|fees|ticket|the)|comes back|recover|pays for itself|"
+    r"sponsor|offered|from (?:fares|fees|tickets?)|comes back|recover|pays for itself|"
     r"savings?|absorb)"
 )
 _DECIDER = r"\b(vote|approv|decide|decision|sign off|agree|committee|council|board|leadership)"
@@ -377,19 +426,6 @@ _CHECKING = (
 
 FRAMES: tuple[Frame, ...] = (
     # evidence: what it rests on
-    _f("evidence", "belief", "What is that based on?", r"\b(because we (?:saw|measured|tested))",
-       near=0),
-    _f("objection", "belief", "Could there be another explanation for it?",
-       r"\b(ruled out|another explanation|other explanations?)", near=1),
-    _f("evidence", "figure approx", "What is that based on?",
-       r"\b(based on|according to|we counted|we logged|records|we measured|survey|we timed)",
-       near=0, avoid="money future plan estimate change date decision"),
-    _f("evidence", "reason", "How do you know that's the reason?",
-       r"\b(we asked|they told|survey|study|studies|research|found|interview)", near=1,
-       avoid="future plan belief"),
-    _f("evidence", "change", "What do you think caused that?",
-       r"\b(because|due to|the reason|reasons?|caused|thanks to|that's why|when|after)", near=2,
-       avoid="intervention future plan estimate money"),
     _f("evidence", "estimate", "What is that based on?",
        r"\b(based on|from (?:the|our|last) (?:trial|pilot|study|data)|because we (?:saw|measured))",
        near=0),
@@ -405,11 +441,7 @@ FRAMES: tuple[Frame, ...] = (
        r"\b(university|institute|independent|department|(?:\w+ )?(?:hundred|thousand) "
        r"(?:people|schools|streets|patients|students|households|participants))", near=0,
        avoid="future"),
-    _f("evidence", "plan", "What makes you confident it will work here?",
-       r"\b(we (?:already )?tried|in the trial|the trial|the pilot|last (?:year|spring|"
-       r"summer|autumn|winter|month)|other (?:schools|cities|towns|programs|teams|hospitals)"
-       r" that)", near=-1),
-    _f("evidence", "money future", "Is that figure a firm quote, or still an estimate?",
+    _f("evidence", "money future costword", "Is that figure a firm quote, or still an estimate?",
        r"\b(quote[sd]?|tender|invoice|fixed price|estimate)", near=0, avoid="result change"),
     # objection: the strongest doubt
     _f("objection", "change intervention",
@@ -433,8 +465,6 @@ FRAMES: tuple[Frame, ...] = (
        None, avoid="estimate future money"),
     _f("transfer", "study", "Would you expect the same result somewhere else?",
        None, avoid="estimate future money"),
-    _f("transfer", "plan", "Could the same approach work elsewhere, or does it depend on "
-       "something special here?", None, avoid="money"),
     _f("transfer", "experience", "Do you think that would work the same way for others?",
        None, avoid="money figure"),
     # cost or side effect
@@ -443,28 +473,37 @@ FRAMES: tuple[Frame, ...] = (
        r"no (?:extra|direct) cost|doesn't cost|won't cost)", near=-1),
     _f("cost", "plan", "Are there any side effects you're worried about?",
        r"\b(side effects?|downsides?|the risk|risks|worry|concern)", near=-1),
-    _f("cost", "money", "Where will that money come from?", _FUNDED, near=-1,
-       avoid="result change"),
-    _f("cost", "money", "Does that figure cover the running costs in later years?",
+    _f("cost", "money costword", "Where will that money come from?", _FUNDED, near=-1,
+       avoid="result change spent"),
+    _f("cost", "money costword", "Does that figure cover the running costs in later years?",
        r"\b(a year|per year|each year|every year|annual|yearly|a month|per month|a week|"
-       r"running costs?|upkeep|maintenance|ongoing)", near=1, avoid="result change"),
+       r"running costs?|upkeep|maintenance|ongoing)", near=1, avoid="result change spent"),
     # next steps
     _f("next_steps", "plan", "Who has to approve it, and when?", _DECIDER, near=-1),
     _f("next_steps", "decision", "What happens if the answer is no?",
        r"\b(if (?:it's|they|the \w+) (?:say|vote)s? no|turned down|rejected|if not)", near=-1),
     _f("next_steps", "future date", "What could delay that?",
        r"\b(delay|slip|behind schedule|on track)", near=-1, avoid="money"),
-    _f("next_steps", "result change", "What will you do next with that result?",
-       r"\b(next step|next,|we'll (?:now|next)|so we're proposing|so our proposal|"
-       r"i'm proposing|we're proposing|so we propose|so i propose|recommend)", near=-1,
-       avoid="estimate future money"),
     # clarification
-    _f("clarification", "figure derived", "How did you arrive at that figure?",
-       r"\b(times|multiplied|divided|per \w+ (?:times|by))", near=0, avoid="result change"),
     # an example
-    _f("example", "plan", "What would a typical day look like once it's running?",
-       r"\b(a typical day|in practice|for example|for instance|picture|imagine)", near=-1,
+    _f("example", "change intervention", "Did anything in those results surprise you?",
+       r"\b(surpris|didn't expect|unexpected)", near=1, avoid="estimate future money"),
+    _f("example", "study", "Did anything in those results surprise you?",
+       r"\b(surpris|didn't expect|unexpected)", near=1, avoid="future money"),
+    _f("next_steps", "plan", "When would people first notice a difference?",
+       r"\b(notice|from day one|straight away|immediately|right away)", near=-1,
        avoid="money"),
+    _f("evidence", "anecdote", "How often does that happen?",
+       r"\b(every (?:day|week|month)|often|regularly|most (?:days|weeks)|times a)", near=1,
+       avoid="money future plan"),
+    _f("example", "anecdote", "What did you take away from that?", None,
+       avoid="money future plan"),
+    _f("evidence", "shift", "Is that a trend, or could it be a one-off?",
+       r"\b(every year|each year|for years|trend|steadily|consistently|year after year|"
+       r"again and again)", near=1, avoid="intervention estimate future money"),
+    _f("example", "experience", "What difference did that make?",
+       r"\b(since then|as a result|which meant|that meant|so now|now we)", near=1,
+       avoid="money future plan"),
     _f("example", "experience", "What was the hardest part of that?", None,
        avoid="money figure"),
     # method
@@ -481,9 +520,6 @@ FRAMES: tuple[Frame, ...] = (
     _f("limits", "change intervention", "Did that hold for everyone, or mostly for some groups?",
        r"\b(among|mostly|especially|for (?:all|every)|biggest (?:jump|gain|change)|"
        r"even the|across)", near=0, avoid="estimate future money"),
-    _f("limits", "plan", "Is there any situation where you wouldn't recommend it?",
-       r"\b(except|unless|not for|wouldn't (?:work|recommend)|only (?:for|where|if))",
-       near=0),
     _f("limits", "estimate", "What could stop that from happening?",
        r"\b(as long as|provided|unless|if (?:the|we) )", near=0, avoid="money result"),
 )  # fmt: skip
@@ -505,6 +541,9 @@ def frames_for(claim: Claim, transcript: str, kind: str | None = None) -> list[F
         return []
     found = facets(clause) | (facets(claim.text) & {"period", "intervention", "date"})
     sentences = [spoken_numbers(s) for s in talk_sentences(transcript)]
+    before = " ".join(sentences[max(0, claim.index - 2) : claim.index])
+    if "change" in found and FACET_PATTERNS["intervention"].search(before):
+        found |= {"intervention"}  # "We caged half the feeders. Visits fell by half."
     out = []
     for frame in FRAMES:
         if kind is not None and frame.kind != kind:

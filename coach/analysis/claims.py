@@ -193,6 +193,17 @@ _NUMBER_RE = re.compile(
     r"(?P<colon>:\d\d)?(?P<ord>st|nd|rd|th)?(?P<pct>\s?%)?"
     r"(?P<scale>\s+(?:thousand|million|billion|trillion))?"
 )
+_MONTH_NAMES = (
+    "January|February|March|April|May|June|July|August|September|October|November|December"
+)
+_NOT_A_TIME_AFTER = (
+    r"\s*(?:pounds?|dollars?|euros?|pence|cents?|percent|people|a (?:day|week|month|year)|"
+    r"per\b|each|times|metres|meters|miles|kilometres|kilometers|km|kg|words|visits|"
+    r"patients|members|customers|users|students|pupils|children|kids|households|riders|"
+    r"trips|calls|emails|pages|staff|[a-z]+s\b(?! (?:at|in the) ))"
+)
+"""What follows a count, an amount or a price, never a clock time ("around 900 pounds",
+"around 400 a week")."""
 _CLOCK_CUES = re.compile(
     r"\b(start|starts|started|starting|begin|begins|began|open|opens|opened|close|closes|"
     r"closed|bell|wake|o'clock|a\.?m\.?|p\.?m\.?)\b",
@@ -216,7 +227,11 @@ def _fraction_words(num: int, den: int) -> str:
     return f"{number_words(num)}-{name}" + ("s" if num > 1 else "")
 
 
-_YEAR_BEFORE = re.compile(r"\b(in|since|by|until|from|of|to|before|after|during|year)\s+$", re.I)
+_YEAR_BEFORE = re.compile(
+    r"\b(in|since|by|until|from|of|to|before|after|during|year|january|february|march|april|"
+    r"may|june|july|august|september|october|november|december),?\s+$",
+    re.I,
+)
 _TIME_BEFORE = re.compile(r"\b(at|by|until|from|before|after|around|till)\s+$", re.I)
 _CURRENCY = {"$": "dollars", "£": "pounds", "€": "euros"}
 
@@ -235,6 +250,14 @@ def spoken_numbers(text: str) -> str:
     text = re.sub(r"(\d) \.(\d)", r"\1.\2", text)
     text = re.sub(r"\b(\d) -(\d+)(?:st|nd|rd|th)s\b",
                   lambda m: _fraction_words(int(m.group(1)), int(m.group(2))), text)  # fmt: skip
+    # dates as said: "12 June" -> "the twelfth of June", "June 12" -> "June twelfth"
+    text = re.sub(
+        rf"\b(?:the )?([1-9]|[12]\d|3[01])(?:st|nd|rd|th)?(?: of)? ({_MONTH_NAMES})\b",
+        lambda m: f"the {_ordinal_words(int(m.group(1)))} of {m.group(2)}",
+        text,
+    )
+    month_day = rf"\b({_MONTH_NAMES}) ([1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\b(?!\s*(?:%|percent))"
+    text = re.sub(month_day, lambda m: f"{m.group(1)} {_ordinal_words(int(m.group(2)))}", text)
     clock_words = bool(_CLOCK_CUES.search(text))
 
     def is_time(m: re.Match[str]) -> bool:
@@ -243,6 +266,7 @@ def spoken_numbers(text: str) -> str:
             m.group("colon") is not None
             or (n.isdigit() and 100 <= int(n) <= 1259 and int(n) % 100 < 60
                 and 1 <= int(n) // 100 <= 12 and not m.group("cur") and not m.group("pct")
+                and not re.match(_NOT_A_TIME_AFTER, text[m.end():])
                 and bool(re.match(_TIME_AFTER, text[m.end():])
                          or _TIME_BEFORE.search(text[: m.start()])))
         )  # fmt: skip
@@ -268,7 +292,7 @@ def spoken_numbers(text: str) -> str:
             return _ordinal_words(int(raw))
         else:
             n = int(raw)
-            timeish = (
+            timeish = not re.match(_NOT_A_TIME_AFTER, after) and (
                 re.match(_TIME_AFTER, after)
                 or _TIME_BEFORE.search(before)
                 or ((time_context or clock_words) and re.match(_AFTER_TIME, after))
