@@ -10,7 +10,7 @@ follow-up) that got a follow-up, and where the questions came from.
 Whether the interviewer's questions are good is not judged here (coach's own checks
 cannot grade coach): `bench/interview_questions.py` sends them to a blind reviewer.
 With --realtime, one more interview is paced in real time and its response times are
-printed as `make bench-latency` does.
+printed as `make bench-latency` does. Figures go to bench/results/interview.json.
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from results import write_results  # noqa: E402
+
 ROLES = ("junior data analyst", "software engineer", "product manager", "sales representative",
          "UX designer")  # fmt: skip
 PERSONAS = ("warm", "neutral", "skeptical")
@@ -49,6 +52,7 @@ def main() -> int:
     ap.add_argument("--interviews", type=int, default=20)
     ap.add_argument("--realtime", action="store_true", help="also one interview in real time")
     ap.add_argument("--llm-model", default="qwen2.5-coder-0.5b-instruct")
+    ap.add_argument("--no-write", action="store_true", help="do not write bench/results")
     args = ap.parse_args()
 
     import json
@@ -87,6 +91,12 @@ def main() -> int:
     print(f"vague answers followed up: {followed} of {vague} "
           f"({followed / max(vague, 1):.0%}, target >= 90 %)")  # fmt: skip
     print(f"question sources: {dict(sources)}")
+    figures = {"interviews": args.interviews, "llm": args.llm_model, "questions": turns,
+               "vague_answers": vague, "followed_up": followed,
+               "followed_up_share": round(followed / max(vague, 1), 3),
+               "sources": dict(sources), "elapsed_s": round(elapsed, 1)}  # fmt: skip
+    if not args.no_write:
+        print(f"written {write_results('interview', figures)}")
     if args.realtime:
         from latency import print_timings
 
