@@ -216,3 +216,16 @@ def test_no_audio_filler_from_a_word_squeezed_inside_the_stretch() -> None:
     ws = words(("but", 1.0, 1.4), ("Montreal.", 4.32, 4.42), ("but", 5.2, 5.5))
     _, marked = fillers.tag_fillers(ws)
     assert acoustic.recover_filled_pauses(ws, marked, _tracks(8.0, [(4.23, 4.78)])) == []
+
+
+def test_a_whole_stretch_beats_the_uncovered_start_of_a_word() -> None:
+    # practice talk: "um" said at 11.28-11.69 s, written at 11.91 s inside the voice of
+    # "and 23 ..." (from 11.88 s), whose "and" Whisper starts late at 12.07 s
+    voice = [(10.19, 11.19), (11.28, 11.69), (11.88, 13.95)]
+    ws = words(("buys,", 10.81, 11.19), ("um,", 11.91, 11.97), ("and", 12.07, 12.17),
+               ("23", 12.17, 12.67))  # fmt: skip
+    placed = place_filled_pauses(ws, voice)
+    assert ("um,", 11.28, 11.69) in _times(placed)
+    # with no whole stretch in reach, the uncovered start is taken
+    placed = place_filled_pauses(ws, [(10.19, 11.19), (11.88, 13.95)])
+    assert ("um,", 11.88, 12.07) in _times(placed)

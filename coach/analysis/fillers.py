@@ -69,6 +69,11 @@ class FillerOptions:
     min_stretch_s: float = 0.12
     """Shortest voiced stretch a filled pause is placed in, seconds: a filled pause lasts
     at least about 0.15 s (Shriberg 1994); shorter stretches are the edges of words."""
+    word_edge_cost_s: float = 0.3
+    """A free stretch cut from the voice of another word costs as much as moving this far
+    (s) more than a whole stretch of voice: Whisper's word edges drift, so the part of a
+    word's voice left uncovered may be that word's own sound (the practice talk's "um",
+    said at 11.28 s and written at 11.91 s, took the uncovered start of "and" at 11.88 s)."""
     share_cost_s: float = 0.3
     """Two filled pauses placed in one stretch cost as much as moving one this far (s), so
     each takes a stretch of its own when one is near ("uh, uh, uh" with a breath between)."""
@@ -311,6 +316,11 @@ def place_filled_pauses(
         return list(words)
     cover = sorted((w.start_s, w.end_s) for i, w in enumerate(words) if i not in fp)
     free = [s for s in _subtract(voice, cover) if s[1] - s[0] >= options.min_stretch_s - 1e-9]
+    voice_edges = {t for span in voice for t in span}
+    # a free stretch cut from the voice of a word may be that word's own sound
+    edge_cost = [
+        0.0 if a in voice_edges and b in voice_edges else options.word_edge_cost_s for a, b in free
+    ]
     groups: list[list[int]] = []  # same-time repeats of one form move together
     for i in sorted(fp):
         g = groups[-1] if groups else []
@@ -340,7 +350,7 @@ def place_filled_pauses(
             if a > span[1] + reach:
                 break
             if a >= lo - 1e-9 and b <= hi + 1e-9 and _distance((a, b), span) <= reach:
-                cost[k] = _distance((a, b), span)
+                cost[k] = _distance((a, b), span) + edge_cost[k]
         costs.append(cost)
     placed: dict[int, tuple[float, float] | None] = {}  # first index of a group -> span
     sharing: dict[int, list[int]] = {}  # free stretch -> groups placed in it, in order
