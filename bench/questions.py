@@ -45,9 +45,10 @@ TALKS = ROOT / "bench" / "data" / "talks"
 HEARD = TALKS / "heard"
 OUT = ROOT / "bench" / "results" / "questions"
 PERSONAS = ("curious", "skeptical", "expert", "described")
-SPLITS = ("dev", "test", "holdout")
-"""dev tunes; test was written before any tuning; holdout was written after round d, whose
-test verdicts had been read, and is the held-out split from round e on."""
+SPLITS = ("dev", "test", "holdout", "final")
+"""dev tunes; test was written before any tuning (held out until round d's verdicts were
+read); holdout was written after round d (held out in round e, read after it); final was
+written after round e by a helper that saw no code, and is held out from round f on."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
