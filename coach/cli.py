@@ -746,6 +746,15 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("coach: interrupted", file=sys.stderr)
         return 130
+    except OSError as exc:  # a full disk, a folder without write permission, a lost device
+        print(f"coach: {exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}",
+              file=sys.stderr)  # fmt: skip
+        return 1
+    except Exception as exc:  # noqa: BLE001 - a bug: one line, the traceback with -v
+        logging.getLogger("coach").debug("unexpected error", exc_info=True)
+        print(f"coach: unexpected error: {type(exc).__name__}: {exc} (run with -v -v for the "
+              "details, and please report it)", file=sys.stderr)  # fmt: skip
+        return 1
 
 
 if __name__ == "__main__":

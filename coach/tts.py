@@ -231,7 +231,8 @@ class Speaker:
             from piper import PiperVoice
         except ImportError as exc:
             raise ModelError(
-                "speech output needs piper-tts: pip install 'coach[tts]' (or piper-tts)"
+                "speech output needs piper-tts: pip install piper-tts (it comes with coach; the "
+                "environment may be a different one)"
             ) from exc
         try:
             voice = PiperVoice.load(str(path))

@@ -188,3 +188,37 @@ def test_model_fetch_rejects_wrong_hash(tmp_path: Path, monkeypatch: pytest.Monk
     with pytest.raises(ModelFetchError, match="does not match"):
         models.fetch("toy")
     assert not (tmp_path / "models" / "toy").exists()
+
+
+def test_an_unexpected_failure_is_one_line_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import coach.cli as cli
+
+    def broken(_args: object) -> int:
+        raise RuntimeError("the recorder's thread died")
+
+    monkeypatch.setattr(cli, "_progress", broken)
+    assert cli.main(["progress"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        "coach: unexpected error: RuntimeError: the recorder's thread died (run with -v -v "
+        "for the details, and please report it)"
+    ]
+
+
+def test_a_disk_error_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import errno
+
+    import coach.cli as cli
+
+    def full(_args: object) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device", "/data/session/report.html")
+
+    monkeypatch.setattr(cli, "_progress", full)
+    assert cli.main(["progress"]) == 1
+    assert capsys.readouterr().err.strip() == (
+        "coach: No space left on device: /data/session/report.html"
+    )
