@@ -402,9 +402,13 @@ def _finish_session(result, console, history, *, scenario: str = "") -> int:  # 
     from coach.history import record_from_session
     from coach.render.session import print_session
 
-    print_session(result, console)
-    if result.talk is not None or result.exchanges:
-        _record(history, record_from_session(result, scenario=scenario))
+    try:
+        print_session(result, console)
+        if result.talk is not None or result.exchanges:
+            _record(history, record_from_session(result, scenario=scenario))
+    finally:
+        if history is not None:
+            history.close()
     return {"complete": 0, "interrupted": 130, "device_lost": 2}.get(result.status, 1)
 
 
