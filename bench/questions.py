@@ -45,10 +45,11 @@ TALKS = ROOT / "bench" / "data" / "talks"
 HEARD = TALKS / "heard"
 OUT = ROOT / "bench" / "results" / "questions"
 PERSONAS = ("curious", "skeptical", "expert", "described")
-SPLITS = ("dev", "test", "holdout", "final")
+SPLITS = ("dev", "test", "holdout", "final", "sealed")
 """dev tunes; test was written before any tuning (held out until round d's verdicts were
 read); holdout was written after round d (held out in round e, read after it); final was
-written after round e by a helper that saw no code, and is held out from round f on."""
+written after round e by a helper that saw no code (held out in round f, read after it);
+sealed was written after round f, and is held out from round g on."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
@@ -74,6 +75,11 @@ raises objections or costs), "expert" (asks about method, measurement, limits), 
 """
 
 
+def heard_folder(ear: str) -> Path:
+    """Where the talks as heard by ``ear`` are kept (tiny.en: ``heard/``)."""
+    return HEARD if ear == "tiny.en" else TALKS / f"heard_{ear}"
+
+
 def talk_files(split: str) -> list[Path]:
     return sorted((TALKS / split).glob("*.md"))
 
@@ -83,21 +89,23 @@ def talk_text(path: Path) -> str:
     return " ".join(line.strip() for line in lines if line.strip() and not line.startswith("#"))
 
 
-def transcribe(force: bool) -> None:
-    """Speak every talk with Piper, hear it with tiny.en, keep the transcript."""
+def transcribe(force: bool, ear: str = "tiny.en") -> None:
+    """Speak every talk with Piper, hear it with ``ear`` (tiny.en: the live recogniser;
+    base: the audience's own, ``coach rehearse --audience-asr``), keep the transcript."""
     import numpy as np
     import soundfile as sf
 
-    from coach.asr import Transcriber
+    from coach.asr import AsrOptions, Transcriber
     from coach.score import ScoreOptions, score_file
     from coach.tts import Speaker
 
-    HEARD.mkdir(parents=True, exist_ok=True)
+    folder = heard_folder(ear)
+    folder.mkdir(parents=True, exist_ok=True)
     speaker = Speaker.load()
-    transcriber = Transcriber.load()
+    transcriber = Transcriber.load(AsrOptions(model=ear))
     for split in SPLITS:
         for path in talk_files(split):
-            out = HEARD / f"{path.stem}.txt"
+            out = folder / f"{path.stem}.txt"
             if out.exists() and not force:
                 continue
             chunks = list(speaker.speak(talk_text(path)))
@@ -130,8 +138,9 @@ def baseline_questions(llm, talk: str, persona_text: str, n: int) -> list[tuple[
 
 
 def generate_one(
-    model: str, per_persona: int, *, baseline: bool = True, wording: str = "llm"
-) -> None:
+    model: str, per_persona: int, *, baseline: bool = True, wording: str = "llm",
+    ear: str = "tiny.en", splits: tuple[str, ...] = SPLITS,
+) -> None:  # fmt: skip
     """One model's questions (its own process, so its peak memory is its own). Model
     ``none`` asks without a model (grounded wording only)."""
     from coach.audience import PERSONAS as BUILTIN
@@ -145,11 +154,11 @@ def generate_one(
     times: dict[str, list[float]] = {"coach": [], "baseline": []}
     sources: dict[str, int] = defaultdict(int)
     items: list[dict] = []
-    talks = [(split, path) for split in SPLITS for path in talk_files(split)]
+    talks = [(split, path) for split in splits for path in talk_files(split)]
     # coach's questions for every talk first, then the baseline's: each system keeps its
     # own prompt prefix in llama.cpp's cache, as it would in use
     for split, path in talks:
-        heard = (HEARD / f"{path.stem}.txt").read_text().strip()
+        heard = (heard_folder(ear) / f"{path.stem}.txt").read_text().strip()
         for persona in PERSONAS:
             p_opt = DESCRIBED if persona == "described" else persona
             audience = Audience(llm, heard, AudienceOptions(persona=p_opt, wording=wording))
@@ -188,7 +197,11 @@ def generate_one(
             if v
         },  # fmt: skip
     }
-    with (OUT / f"gen_{model if wording == 'llm' else wording}.jsonl").open("w") as f:
+    name = model if wording == "llm" else wording
+    name += "" if ear == "tiny.en" else f"-{ear}"
+    for item in items:
+        item["ear"] = ear
+    with (OUT / f"gen_{name}.jsonl").open("w") as f:
         f.write(json.dumps({"perf": perf}) + "\n")
         for item in items:
             f.write(json.dumps(item, ensure_ascii=False) + "\n")
@@ -313,6 +326,10 @@ def main() -> int:
         help="how coach words new questions (grounded: --llm none needs no model)",
     )
     ap.add_argument(
+        "--ear", default="tiny.en", help="the recogniser the talks are heard with (tiny.en, base)"
+    )
+    ap.add_argument("--splits", nargs="+", default=list(SPLITS), help="talk splits to ask on")
+    ap.add_argument(
         "--review",
         metavar="PREFIX",
         help="only build review files for --llm's generations, ids PREFIX0001...",
@@ -320,13 +337,14 @@ def main() -> int:
     args = ap.parse_args()
     if args.stage == "_one":
         generate_one(args.llm[0], args.per_persona, baseline=not args.no_baseline,
-                     wording=args.wording)  # fmt: skip
+                     wording=args.wording, ear=args.ear,
+                     splits=tuple(args.splits))  # fmt: skip
         return 0
     if args.review:
         build_reviews(args.seed, args.llm, prefix=args.review)
         return 0
     if args.stage in ("transcribe", "all"):
-        transcribe(args.force)
+        transcribe(args.force, args.ear)
     if args.stage in ("generate", "all"):
         generate(args.llm, args.per_persona, args.seed, args.wording)
     if args.stage in ("score", "all"):

@@ -255,6 +255,14 @@ def _add_rehearse(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         help=f"{', '.join(PERSONAS)} (default curious), or a description",
     )
     rh.add_argument(
+        "--audience-asr",
+        default="base",
+        metavar="MODEL",
+        help="the recogniser that hears your talk again, during it, for what the audience "
+        "quotes back (default base: fewer misheard words than the live tiny.en); 'none' to "
+        "quote the live words",
+    )
+    rh.add_argument(
         "--question-wording",
         choices=("grounded", "llm"),
         default="grounded",
@@ -341,6 +349,14 @@ def _session_loop_options(args: argparse.Namespace, **extra: object):  # type: i
     )
 
 
+def _ear_options(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """The audience's recogniser (one thread: the live one keeps a core), or None."""
+    from coach.asr import AsrOptions
+
+    name = getattr(args, "audience_asr", None)
+    return None if name in (None, "", "none") else AsrOptions(model=name, cpu_threads=1)
+
+
 def _open_session(args: argparse.Namespace, kind: str, voice_input, *, want_qa: bool):  # type: ignore[no-untyped-def]
     """Folder, models, terminal and speech output of a session (input already open)."""
     from rich.console import Console
@@ -358,6 +374,7 @@ def _open_session(args: argparse.Namespace, kind: str, voice_input, *, want_qa: 
             LlmOptions(model=args.llm_model, seed=args.seed) if want_qa else None,
             TtsOptions(voice=args.voice) if want_qa else None,
             lines=ACKS if kind == "rehearse" else (),
+            ear=_ear_options(args) if kind == "rehearse" and want_qa else None,
         )
         console = Console()
         events = TerminalEvents(console)

@@ -14,6 +14,7 @@ import logging
 import queue
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,7 +84,16 @@ class TalkRecorder:
         options: LiveOptions = LiveOptions(),
         *,
         wav_path: Path | None = None,
+        ear: Callable[[], Transcriber | None] | None = None,
     ) -> None:
+        """Args:
+        transcriber: the live recogniser (words, timings, the live figures).
+        options: live settings.
+        wav_path: where the talk is written as it comes.
+        ear: gives a second, more accurate recogniser once it is loaded (or None yet):
+            every utterance is heard again by it on a thread of its own, for what the
+            audience quotes back (:meth:`heard_text`); the report keeps the live words.
+        """
         import webrtcvad
 
         self.options = options
@@ -120,6 +130,17 @@ class TalkRecorder:
         """(start_s, speech_end_s, decided_s) of every utterance cut so far."""
         self.transcribed_at: dict[float, float] = {}
         """Utterance start_s -> wall-clock time (time.monotonic) its words were ready."""
+        self._utt_words: dict[float, list[Word]] = {}
+        self._ear = ear
+        self._ear_words: dict[float, list[Word]] = {}
+        self._ear_jobs: queue.Queue[Utterance | None] = queue.Queue()
+        self._ear_idle = threading.Event()
+        self._ear_idle.set()
+        self._ear_worker: threading.Thread | None = None
+        if ear is not None:
+            self._ear_worker = threading.Thread(target=self._hear_again, name="coach-ear",
+                                                daemon=True)  # fmt: skip
+            self._ear_worker.start()
 
     # -- input ---------------------------------------------------------------------------
 
@@ -170,6 +191,28 @@ class TalkRecorder:
             self._pending_speech_s += utt.duration_s
         self.utterances.append((utt.start_s, utt.speech_end_s, utt.decided_s))
         self._jobs.put(("asr", utt))
+        if self._ear_worker is not None:
+            self._ear_idle.clear()
+            self._ear_jobs.put(utt)
+
+    def _hear_again(self) -> None:
+        """The ear's thread: each utterance heard again by the second recogniser (skipped
+        while it is not loaded yet; a failure leaves the live words in place)."""
+        while True:
+            utt = self._ear_jobs.get()
+            if utt is None:
+                return
+            ear = self._ear() if self._ear is not None else None
+            if ear is not None:
+                try:
+                    words = ear.transcribe(utt.float32(), offset_s=utt.samples_start_s)
+                    with self._lock:
+                        self._ear_words[utt.start_s] = split_words(words)
+                except Exception:  # noqa: BLE001 - the live words stand in
+                    logger.warning("the audience's recogniser failed on an utterance",
+                                   exc_info=True)  # fmt: skip
+            if self._ear_jobs.empty():
+                self._ear_idle.set()
 
     # -- worker --------------------------------------------------------------------------
 
@@ -196,7 +239,8 @@ class TalkRecorder:
                         utt.float32(), offset_s=utt.samples_start_s
                     )
                     with self._lock:
-                        self._words.extend(split_words(words))
+                        self._utt_words[utt.start_s] = split_words(words)
+                        self._words.extend(self._utt_words[utt.start_s])
                         self._pending_speech_s -= utt.duration_s
                         self._timings["asr_s"] += time.perf_counter() - t0
                     self.transcribed_at[utt.start_s] = time.monotonic()
@@ -212,6 +256,29 @@ class TalkRecorder:
         with self._lock:
             words = sorted(self._words, key=lambda w: w.start_s)
         return " ".join(w.text.strip() for w in words if w.text.strip())
+
+    def heard_so_far(self) -> str:
+        """The talk as the audience heard it: each utterance in the second recogniser's
+        words where it has heard it again, else in the live words."""
+        with self._lock:
+            starts = sorted(self._utt_words)
+            parts = [self._ear_words.get(s, self._utt_words[s]) for s in starts]
+        return " ".join(w.text.strip() for ws in parts for w in ws if w.text.strip())
+
+    def heard_count(self) -> int:
+        """Utterances heard so far (by either recogniser): a change means new text."""
+        with self._lock:
+            return len(self._utt_words) + len(self._ear_words)
+
+    def heard_text(self, *, wait_s: float = 0.0) -> str:
+        """:meth:`heard_so_far` once the second recogniser has caught up, or after
+        ``wait_s`` seconds, whichever is first (call after :meth:`finish`); the second
+        recogniser then stops."""
+        if self._ear_worker is not None:
+            if wait_s > 0:
+                self._ear_idle.wait(wait_s)
+            self._ear_jobs.put(None)
+        return self.heard_so_far()
 
     def status(self) -> LiveStatus:
         """The live figures (cheap: call it about once a second)."""

@@ -95,6 +95,9 @@ class RehearseOptions:
     """A follow-up the LLM has not finished this many seconds after the end of the answer
     (or by the end of the line said before it, if that is later) is replaced by the plain
     follow-up for the question's kind, so it is heard within about 2 s."""
+    ear_wait_s: float = 0.4
+    """At the end of a live talk, how long the audience's recogniser may take to catch up
+    on the last utterance, seconds (what it has not heard again is quoted as heard live)."""
     opening_wait_s: float = 0.6
     """After the talk, a question ready within this many seconds (prepared during the
     talk, then synthesised) is asked at once; otherwise the opening line ("Thank you for
@@ -268,6 +271,7 @@ class Models:
         chat: ChatModel | None = None,
         speaker: Speaker | None = None,
         lines: tuple[str, ...] = ACKS,
+        ear: AsrOptions | None = None,
     ) -> None:
         """Load the recogniser (unless given) and start the background load.
 
@@ -275,6 +279,8 @@ class Models:
             asr, llm, tts: what to load; ``llm``/``tts`` None for a session without them.
             transcriber, chat, speaker: models already loaded (used as they are).
             lines: fixed lines to synthesise once the voice is loaded (the audience's).
+            ear: a second recogniser that hears the talk again for the audience (loaded
+                first in the background); None to quote the live words.
 
         Raises:
             ModelError: the recogniser cannot be loaded.
@@ -287,10 +293,22 @@ class Models:
         self._llm_options = llm
         self._tts_options = tts
         self._lines = lines
+        self._ear_options = ear
+        self._ear: Transcriber | None = None
+        self._ear_ready = threading.Event()
+        if ear is None:
+            self._ear_ready.set()
         self._thread = threading.Thread(target=self._load, name="coach-models", daemon=True)
         self._thread.start()
 
     def _load(self) -> None:
+        if self._ear_options is not None:
+            try:
+                self._ear = Transcriber.load(self._ear_options)
+            except CoachError as exc:
+                self.errors["audience asr"] = str(exc)
+            finally:
+                self._ear_ready.set()
         if self._speaker is None and self._tts_options is not None:
             try:
                 self._speaker = Speaker.load(self._tts_options)
@@ -312,6 +330,16 @@ class Models:
     def loaded(self) -> bool:
         """True once the background load is over (the models may still have failed)."""
         return not self._thread.is_alive()
+
+    def ear(self) -> Transcriber | None:
+        """The audience's recogniser (waits for its load), or None: none asked for, or it
+        did not load."""
+        self._ear_ready.wait()
+        return self._ear
+
+    def has_ear(self) -> bool:
+        """True when a second recogniser was asked for (loaded or not)."""
+        return self._ear_options is not None
 
     def llm(self) -> ChatModel | None:
         """The chat model, or None if it did not load."""
@@ -1135,6 +1163,8 @@ class Rehearsal(Conversation):
         """The audience, made during the talk once the LLM is loaded, to prepare questions."""
         self._prep: concurrent.futures.Future[object] | None = None
         self._prep_heard = 0
+        self._heard = ""
+        """The talk as the audience heard it (its own recogniser where it caught up)."""
 
     def _prepare_during_talk(self, recorder: TalkRecorder) -> None:
         """Let the audience prepare a candidate question from the talk so far, on the LLM
@@ -1150,11 +1180,11 @@ class Rehearsal(Conversation):
             self._audience = Audience(llm, "", self.options.audience)
             self._prep = self._pool.submit(self._audience.warm_up)
             return
-        heard = len(recorder.transcribed_at)
+        heard = recorder.heard_count()
         if heard == self._prep_heard:
             return
         self._prep_heard = heard
-        audience, text = self._audience, recorder.transcript_so_far()
+        audience, text = self._audience, recorder.heard_so_far()
 
         def job() -> None:  # a candidate, and its speech, made while the talk goes on
             q = audience.prepare(text, limit=2 * self.options.questions + 1)
@@ -1183,8 +1213,9 @@ class Rehearsal(Conversation):
         if llm is None:
             self.events.note("questions are built from the talk's claims (no LLM)")
         self._end_preparation()
-        audience = self._audience or Audience(llm, talk.transcript, self.options.audience)
-        audience.update(talk.transcript)
+        heard = self._heard or talk.transcript
+        audience = self._audience or Audience(llm, heard, self.options.audience)
+        audience.update(heard)
         asker = AudienceAsker(audience, self.options.questions,
                               min_words=self.options.min_answer_words)  # fmt: skip
         # the talk's HTML report is written while the first question is made
@@ -1205,8 +1236,9 @@ class Rehearsal(Conversation):
         opts = self.options
         res = self.result
         recorder = TalkRecorder(
-            self.models.transcriber, opts.live, wav_path=self.folder.file("talk.wav")
-        )
+            self.models.transcriber, opts.live, wav_path=self.folder.file("talk.wav"),
+            ear=self.models.ear if self.models.has_ear() and opts.questions > 0 else None,
+        )  # fmt: skip
         self._stop.clear()
         self.events.phase("talk", recorder.status)
         ended_by = "end of input"
@@ -1237,6 +1269,8 @@ class Rehearsal(Conversation):
         self.events.note(f"talk ended ({ended_by}): {recorder.received_s:.1f} s recorded")
         report = recorder.finish(file=str(self.folder.file("talk.wav")))
         transcript_ready = time.monotonic()
+        # what the audience quotes: the talk heard again by its recogniser, as far as it got
+        self._heard = recorder.heard_text(wait_s=opts.ear_wait_s if self.input.realtime else 600.0)
         res.talk = report
         self._talk_timing = TurnTiming(
             0, "talk", decided_s=self.rel(decided), transcript_s=self.rel(transcript_ready),

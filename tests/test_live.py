@@ -93,3 +93,33 @@ def test_live_with_tiny_en_matches_offline_scoring() -> None:
     assert abs(live.word_count - offline.word_count) <= 5
     assert abs(live.pace.wpm - offline.pace.wpm) <= 10
     assert live.pauses.long_count == offline.pauses.long_count
+
+
+class _Louder(ManifestTranscriber):
+    """A second recogniser that hears every word in capitals (to tell its words apart)."""
+
+    def transcribe(self, samples, *, regions=None, offset_s=0.0):  # type: ignore[no-untyped-def]
+        from coach.transcript import Word
+
+        words = super().transcribe(samples, regions=regions, offset_s=offset_s)
+        return [Word(w.text.upper(), w.start_s, w.end_s) for w in words]
+
+
+def test_the_audience_hears_the_talk_again_with_its_own_recogniser() -> None:
+    live, ear = ScriptedTranscriber(), _Louder()
+    rec = TalkRecorder(live, LiveOptions(), ear=lambda: ear)  # type: ignore[arg-type]
+    _run(rec)
+    report = rec.finish(file="talk")
+    heard = rec.heard_text(wait_s=10.0)
+    # the report keeps the live words; the audience gets the second recogniser's
+    assert report.transcript == report.transcript.strip() and not report.transcript.isupper()
+    assert heard == heard.upper() and len(heard.split()) == len(live.words)
+    assert len(ear.calls) == len(rec.utterances)
+
+
+def test_utterances_the_ear_has_not_heard_are_quoted_as_heard_live() -> None:
+    live = ScriptedTranscriber()
+    rec = TalkRecorder(live, LiveOptions(), ear=lambda: None)  # type: ignore[arg-type]
+    _run(rec)
+    rec.finish(file="talk")
+    assert rec.heard_text(wait_s=2.0) == " ".join(w.text for w in live.words)

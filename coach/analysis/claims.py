@@ -383,7 +383,7 @@ _CUES: dict[str, re.Pattern[str]] = {
     ),
 }
 
-_FILLED = re.compile(r"(?<![\w'])(?:um+|uh+|er+m?|ah+|hm+|mm+)[,.]?\s*", re.I)
+_FILLED = re.compile(r"(?:,\s*)?(?<![\w'])(?:um+|uh+|er+m?|ah+|hm+|mm+)\b,?\s*", re.I)
 """Filled pauses, left out of a claim as the model sees it."""
 
 _FILLER_SENTENCE = re.compile(
@@ -456,7 +456,8 @@ def find_claims(transcript: str, *, min_words: int = 6) -> list[Claim]:
     """
     claims: list[Claim] = []
     for i, sentence in enumerate(talk_sentences(transcript)):
-        said = _FILLED.sub("", spoken_numbers(sentence)).strip()
+        said = _FILLED.sub(" ", spoken_numbers(sentence)).strip()
+        said = re.sub(r"\s+([,.?!])", r"\1", " ".join(said.split()))
         said = said[:1].upper() + said[1:]
         words = tokens(said)
         if len(words) < min_words or _FILLER_SENTENCE.match(said) or said.endswith("?"):
