@@ -208,7 +208,8 @@ _CHUNK_SPLIT = re.compile(
 word where the recogniser left out a full stop."""
 _LEADING = re.compile(
     r"^(?:(?:and|but|so|or|then|now|also|well|yet|okay|ok|actually|basically|i said|we said|"
-    r"that's true|that's fair|in fact|finally|meanwhile|still|plus)\b[,]?\s*)+",
+    r"that's true|that's fair|in fact|finally|meanwhile|still|plus|first|firstly|second|"
+    r"secondly|third|thirdly|next)\b[,]?\s*)+",
     re.I,
 )
 _SUBORDINATE = re.compile(
@@ -253,6 +254,11 @@ _INTRO_THEN_SUBJECT = re.compile(
 """A sentence opening on when or where, then its subject and verb ("By December we had
 sixty-two"): quotable whole."""
 _OPENERS = frozenset("there here".split())
+_NOUN_LIKE = re.compile(
+    r"^[A-Z]?[a-z]+(?:s|ship|ance|ence|tion|sion|ment|ness|ity|ers|ing|age)\b|^[A-Z][a-z]+ [A-Z]",
+)
+"""A sentence may open on its subject noun ("Ridership went up", "Attendance fell",
+"City Hall said"), not on an adjective or a verb ("Quick reminder of...")."""
 _RELATIVE = re.compile(r"^(?:which|who|whom|whose|what|how|whether|where|than|not)\b", re.I)
 _SUBJECT_START = re.compile(
     r"^(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll|they|they're|it|it's|there|"
@@ -347,7 +353,11 @@ def quotable_clause(sentence: str, *, max_words: int = 17, min_words: int = 5) -
                 continue
             if _VERB.fullmatch(words[0].strip(",")) and words[0].lower() not in _OPENERS:
                 continue  # "charged two pounds": the subject was in the piece before
-            if i and not _SUBJECT_START.match(part) and not part[:1].isupper():
+            if not _SUBJECT_START.match(part) and not (
+                (i and part[:1].isupper())
+                or _NOUN_LIKE.match(part)
+                or (part[:1].isupper() and _VERB.fullmatch(words[1].strip(",")))
+            ):
                 continue  # "let you know by Friday", "try a phone reminder": no subject
             if _ASIDE.search(part):
                 continue  # the talk's opening, its logistics: no point to ask about

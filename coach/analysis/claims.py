@@ -193,6 +193,8 @@ _NUMBER_RE = re.compile(
     r"(?P<colon>:\d\d)?(?P<ord>st|nd|rd|th)?(?P<pct>\s?%)?"
     r"(?P<scale>\s+(?:thousand|million|billion|trillion))?"
 )
+_FROM_BEFORE = re.compile(r"\b(?:from|to)\s+$", re.I)
+"""A number after "from" is a time only where the sentence speaks of clock times."""
 _MONTH_NAMES = (
     "January|February|March|April|May|June|July|August|September|October|November|December"
 )
@@ -248,6 +250,9 @@ def spoken_numbers(text: str) -> str:
     # Whisper's spacing of numbers: "$200 ,000", "$1 .2 million", "2 -3rds"
     text = re.sub(r"(\d) ,(\d{3})\b", r"\1,\2", text)
     text = re.sub(r"(\d) \.(\d)", r"\1.\2", text)
+    # "9 -5 drivers" is ninety-five; "400 -650" is a range, four hundred to six fifty
+    text = re.sub(r"\b([2-9]) -([1-9])\b(?!\s*(?:st|nd|rd|th)s?\b)", r"\1\2", text)
+    text = re.sub(r"\b(\d{2,}) -(\d+)\b", r"\1 to \2", text)
     text = re.sub(r"\b(\d) -(\d+)(?:st|nd|rd|th)s\b",
                   lambda m: _fraction_words(int(m.group(1)), int(m.group(2))), text)  # fmt: skip
     # dates as said: "12 June" -> "the twelfth of June", "June 12" -> "June twelfth"
@@ -268,7 +273,8 @@ def spoken_numbers(text: str) -> str:
                 and 1 <= int(n) // 100 <= 12 and not m.group("cur") and not m.group("pct")
                 and not re.match(_NOT_A_TIME_AFTER, text[m.end():])
                 and bool(re.match(_TIME_AFTER, text[m.end():])
-                         or _TIME_BEFORE.search(text[: m.start()])))
+                         or (_TIME_BEFORE.search(text[: m.start()])
+                             and (clock_words or not _FROM_BEFORE.search(text[: m.start()])))))
         )  # fmt: skip
 
     # a sentence that gives one time ("at 845") gives its neighbours as times too ("instead
@@ -294,7 +300,9 @@ def spoken_numbers(text: str) -> str:
             n = int(raw)
             timeish = not re.match(_NOT_A_TIME_AFTER, after) and (
                 re.match(_TIME_AFTER, after)
-                or _TIME_BEFORE.search(before)
+                or (
+                    _TIME_BEFORE.search(before) and (clock_words or not _FROM_BEFORE.search(before))
+                )
                 or ((time_context or clock_words) and re.match(_AFTER_TIME, after))
             )
             if timeish and 100 <= n <= 1259 and n % 100 < 60 and 1 <= n // 100 <= 12:
