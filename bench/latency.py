@@ -67,6 +67,9 @@ def main() -> int:
     ap.add_argument("--questions", type=int, default=10, help="new questions (default 10)")
     ap.add_argument("--fast", action="store_true", help="no real-time pacing (not the target)")
     ap.add_argument("--llm-model", default="qwen2.5-coder-0.5b-instruct")
+    ap.add_argument(
+        "--audience-asr", default="none", help="the audience's recogniser (none: the live words)"
+    )
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args()
 
@@ -90,7 +93,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = SessionFolder(Path(tmp) / "session")
         voice_input = FileInput(fixtures / "practice_talk.wav", answers, realtime=not args.fast)
-        models = Models(live_asr_options(), LlmOptions(model=args.llm_model), TtsOptions())
+        from coach.asr import AsrOptions
+
+        ear = None if args.audience_asr == "none" else AsrOptions(model=args.audience_asr,
+                                                                  cpu_threads=1)  # fmt: skip
+        models = Models(live_asr_options(), LlmOptions(model=args.llm_model), TtsOptions(),
+                        ear=ear)  # fmt: skip
         sink = WavSink(folder.file("audience.wav"))
         events = QuietEvents()
         options = RehearseOptions(questions=args.questions)
