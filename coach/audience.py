@@ -794,10 +794,6 @@ class Audience:
         self, plan: PlannedQuestion, *, asked: list[str], cancel: threading.Event | None = None
     ) -> Iterator[str | Question]:
         lead, fallback = fallback_for(plan, transcript=self.transcript)
-        if self.options.wording == "grounded":
-            # where no question fits the claim, the one plain question that held up in
-            # blind review whatever the claim (8 of 9 acceptable)
-            fallback = _TEMPLATES["objection"]
         prompt = _user_prompt(plan.claim.text, plan.kind, heard=self.heard[-1:],
                               before=self._before(plan.claim),
                               persona=self.options.persona_text)  # fmt: skip

@@ -99,13 +99,16 @@ def test_a_measured_change_gets_evidence_and_method_questions() -> None:
 
 
 def test_a_question_the_talk_answers_is_not_asked() -> None:
-    claim = _claim("software costs")
-    asked = [q for _lead, q in grounded_questions(claim, "cost", TALK)]
-    assert "Where will that money come from?" in asked
-    # the talk names who pays: the question is not asked
-    told = TALK + " The IT budget already covers it."
-    asked = [q for _lead, q in grounded_questions(claim, "cost", told)]
-    assert "Where will that money come from?" not in asked
+    claim = _claim("I propose")
+    # the talk gives the cost: "what would it cost" is not asked, a side effect is
+    cost = [q for _lead, q in grounded_questions(claim, "cost", TALK)]
+    assert "What would it cost, and who would pay for it?" not in cost
+    told = TALK + " The leadership team decides on Friday."
+    approve = [q for _lead, q in grounded_questions(claim, "next_steps", told)]
+    assert "Who has to approve it, and when?" not in approve
+    assert "Who has to approve it, and when?" in [
+        q for _lead, q in grounded_questions(claim, "next_steps", TALK)
+    ]
 
 
 def test_a_price_is_not_measured() -> None:

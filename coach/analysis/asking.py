@@ -5,8 +5,8 @@ A small language model asked to write a question about a claim misreads it, garb
 or asks for what the talk already said (blind review: about four questions in five). A
 listener's question is mostly two parts that need no invention: what they heard ("You
 said the wait dropped from nine hours to under six.") and a question that fits that kind
-of claim ("How was that measured?", "Where will that money come from?"). Both are built
-here from the talk alone, so they cannot misquote it:
+of claim ("How was that measured?", "What could delay that?"). Both are built here from
+the talk alone, so they cannot misquote it:
 
 - :func:`said_clause` picks the clause of a claim sentence worth quoting (whole clauses
   only, never a fragment) and turns it to the second person.
@@ -209,7 +209,8 @@ word where the recogniser left out a full stop."""
 _LEADING = re.compile(
     r"^(?:(?:and|but|so|or|then|now|also|well|yet|okay|ok|actually|basically|i said|we said|"
     r"that's true|that's fair|in fact|finally|meanwhile|still|plus|first|firstly|second|"
-    r"secondly|third|thirdly|next)\b[,]?\s*)+",
+    r"secondly|third|thirdly|next|(?:it's|that's) a fair (?:question|point|worry|concern))"
+    r"\b[,]?\s*)+",
     re.I,
 )
 _SUBORDINATE = re.compile(
@@ -259,6 +260,12 @@ _NOUN_LIKE = re.compile(
 )
 """A sentence may open on its subject noun ("Ridership went up", "Attendance fell",
 "City Hall said"), not on an adjective or a verb ("Quick reminder of...")."""
+_NOUN_THEN_RELATIVE = re.compile(
+    r"^(?:a|an|the|one|this|that|these|those|some|every|each)\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?:that|which|who|whose)\s+(?:[\w'-]+\s+){0,12}?[\w'-]+$",
+    re.I,
+)
+_APPOSITIVE = re.compile(r"^(?:that's|that is|which is|which means|it's|so that's)\b", re.I)
 _RELATIVE = re.compile(r"^(?:which|who|whom|whose|what|how|whether|where|than|not)\b", re.I)
 _SUBJECT_START = re.compile(
     r"^(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll|they|they're|it|it's|there|"
@@ -277,7 +284,8 @@ _ASIDE = re.compile(
     r"\b(take a few minutes|talk (?:to you )?about|tell you about|walk you through|"
     r"here to (?:talk|tell|share|present|update)|want to (?:talk|share|tell|give|take|start)|"
     r"vote on it|circulate|let you know|want to (?:report|update|explain|present|walk)|"
-    r"end of (?:the|tonight's|today's) meeting|"
+    r"end of (?:the|tonight's|today's) meeting|this is (?:really )?(?:a|an|the|my|our) "
+    r"(?:report|update|proposal)|"
     r"any questions|thank you|thanks for)\b",
     re.I,
 )
@@ -361,6 +369,13 @@ def quotable_clause(sentence: str, *, max_words: int = 17, min_words: int = 5) -
                 continue  # "let you know by Friday", "try a phone reminder": no subject
             if _ASIDE.search(part):
                 continue  # the talk's opening, its logistics: no point to ask about
+            prev = text[pieces[i - 1][0] : pieces[i - 1][1]] if i else ""
+            if prev and len(prev.split()) <= 3 and not _VERB.search(prev):
+                continue  # "stewarding, cleaning and signage cost...": cut from a list
+            if _NOUN_THEN_RELATIVE.match(part):
+                continue  # "a rule that nobody brings more than four dogs": no main verb
+            if len(main) > 1 and not _VERB.search(main[0]) and _APPOSITIVE.match(main[1]):
+                continue  # "ten children, that's roughly nine hundred pounds"
             if re.search(r"\b(you|your|yours|yourselves)\b", part, re.I):
                 continue
             if _OPENING_PRONOUN.match(part) and (
@@ -436,9 +451,17 @@ _CHECKING = (
 
 FRAMES: tuple[Frame, ...] = (
     # evidence: what it rests on
+    _f("evidence", "estimate", "What is that based on?",
+       r"\b(based on|from (?:the|our|last) (?:trial|pilot|study|data)|because we (?:saw|measured))",
+       near=0),
     _f("evidence", "change intervention", "Could something else have caused that change?",
        r"\b(the only (?:thing|change|difference)|nothing else changed|control group|"
        r"stayed (?:flat|the same)|other \w+ (?:stayed|didn't))", near=-1, avoid="estimate future"),
+    _f("evidence", "result period",
+       "Was that a typical period, or could it have been an unusual one?",
+       r"\b(every (?:year|month|week)|each year|over (?:the last )?(?:two|three|four|five|ten|"
+       r"several) years|for years|consistently|held up|typical)", near=1,
+       avoid="estimate future money"),
     _f("evidence", "study", "Who carried out that study, and how large was it?",
        r"\b(university|institute|independent|department|(?:\w+ )?(?:hundred|thousand) "
        r"(?:people|schools|streets|patients|students|households|participants))", near=0,
@@ -446,11 +469,33 @@ FRAMES: tuple[Frame, ...] = (
     _f("evidence", "money future costword", "Is that figure a firm quote, or still an estimate?",
        r"\b(quote[sd]?|tender|invoice|fixed price|estimate)", near=0, avoid="result change"),
     # objection: the strongest doubt
+    _f("objection", "change intervention",
+       "Couldn't that have happened anyway, without the change?",
+       r"\b(the only (?:thing|change|difference)|nothing else changed|control group|"
+       r"stayed (?:flat|the same)|other \w+ (?:stayed|didn't))", near=-1,
+       avoid="estimate future"),
+    _f("objection", "plan", "What do you see as the strongest argument against it?",
+       r"\b(the objection|the concern|the worry|the risk|critics|some (?:people|of you|"
+       r"colleagues|parents|staff) (?:will )?(?:say|worry|ask))", near=-1),
     _f("objection", "worry", "What would you do if that turns out to be right?",
        r"\b(if (?:it|that) happens|we'll (?:keep|watch|review)|fallback|back-up|backup)",
        near=1, avoid="figure"),
+    _f("objection", "study", "Why would that result carry over to our situation?",
+       r"\b(similar to (?:ours|us|here)|just like (?:ours|us|here)|same (?:size|kind))",
+       near=0, avoid="future"),
+    _f("objection", "estimate", "What happens if it turns out lower than that?",
+       None, avoid="money result"),
     # transfer: does it hold elsewhere
+    _f("transfer", "change intervention", "Would you expect the same result somewhere else?",
+       None, avoid="estimate future money"),
+    _f("transfer", "study", "Would you expect the same result somewhere else?",
+       None, avoid="estimate future money"),
+    _f("transfer", "experience", "Do you think that would work the same way for others?",
+       None, avoid="money figure"),
     # cost or side effect
+    _f("cost", "plan", "What would it cost, and who would pay for it?",
+       r"\b(dollars?|pounds?|euros?|cents?|pence|costs?|costing|budget|free of charge|"
+       r"no (?:extra|direct) cost|doesn't cost|won't cost)", near=-1),
     _f("cost", "plan", "Are there any side effects you're worried about?",
        r"\b(side effects?|downsides?|the risk|risks|worry|concern)", near=-1),
     _f("cost", "money costword", "Where will that money come from?", _FUNDED, near=-1,
@@ -459,24 +504,49 @@ FRAMES: tuple[Frame, ...] = (
        r"\b(a year|per year|each year|every year|annual|yearly|a month|per month|a week|"
        r"running costs?|upkeep|maintenance|ongoing)", near=1, avoid="result change spent"),
     # next steps
+    _f("next_steps", "plan", "Who has to approve it, and when?", _DECIDER, near=-1),
+    _f("next_steps", "decision", "What happens if the answer is no?",
+       r"\b(if (?:it's|they|the \w+) (?:say|vote)s? no|turned down|rejected|if not)", near=-1),
+    _f("next_steps", "future date", "What could delay that?",
+       r"\b(delay|slip|behind schedule|on track)", near=-1, avoid="money"),
     # clarification
     # an example
     _f("example", "change intervention", "Did anything in those results surprise you?",
        r"\b(surpris|didn't expect|unexpected)", near=1, avoid="estimate future money"),
     _f("example", "study", "Did anything in those results surprise you?",
        r"\b(surpris|didn't expect|unexpected)", near=1, avoid="future money"),
+    _f("next_steps", "plan", "When would people first notice a difference?",
+       r"\b(notice|from day one|straight away|immediately|right away)", near=-1,
+       avoid="money"),
+    _f("evidence", "anecdote", "How often does that happen?",
+       r"\b(every (?:day|week|month)|often|regularly|most (?:days|weeks)|times a)", near=1,
+       avoid="money future plan"),
+    _f("example", "anecdote", "What did you take away from that?", None,
+       avoid="money future plan"),
     _f("evidence", "shift", "Is that a trend, or could it be a one-off?",
        r"\b(every year|each year|for years|trend|steadily|consistently|year after year|"
        r"again and again)", near=1, avoid="intervention estimate future money"),
+    _f("example", "experience", "What difference did that make?",
+       r"\b(since then|as a result|which meant|that meant|so now|now we)", near=1,
+       avoid="money future plan"),
+    _f("example", "experience", "What was the hardest part of that?", None,
+       avoid="money figure"),
     # method
     _f("method", "result metric", "How was that measured?", _MEASURED, near=2,
        avoid="estimate future money"),
     _f("method", "change intervention", "Was it measured the same way before and after?",
        None, avoid="estimate future money"),
+    _f("method", "study", "How were the people or places in it chosen?",
+       r"\b(random|chosen|picked|selected|volunteered|every (?:school|street|ward|class))",
+       near=0, avoid="future money"),
+    _f("method", "plan", "What will you measure to know whether it's working?",
+       _CHECKING, near=-1),
     # limits
     _f("limits", "change intervention", "Did that hold for everyone, or mostly for some groups?",
        r"\b(among|mostly|especially|for (?:all|every)|biggest (?:jump|gain|change)|"
        r"even the|across)", near=0, avoid="estimate future money"),
+    _f("limits", "estimate", "What could stop that from happening?",
+       r"\b(as long as|provided|unless|if (?:the|we) )", near=0, avoid="money result"),
 )  # fmt: skip
 """Every question a listener asks here, by kind; questions about "that" refer to the
 clause quoted before them."""
