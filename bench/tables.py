@@ -33,20 +33,31 @@ def questions() -> str:
     groups = doc["figures"]["groups"]
     gen = doc["figures"]["generation"]
     rows = [
-        "| split | asked by | model | curious | skeptical | expert | described | all |",
+        "| split | asked by | round or model | curious | skeptical | expert | described | all |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
-    order = {"holdout": 0, "test": 1, "dev": 2}
+    order = {"sealed3": 0, "sealed2": 1, "sealed": 2, "final": 3, "holdout": 4, "test": 5, "dev": 6}
+    rounds = {
+        "none": "round d (d607a42)",
+        "none-e": "round e (24cd278)",
+        "none-f": "round f (e8fbf45)",
+        "tiny.en ear": "round g (2c998b6)",
+        "base ear": "round g (2c998b6), base as its ear",
+        "none-h": "round h (8578675, frames pruned; taken back)",
+        "none-i": "round i (be9eef4)",
+        "qwen2.5-coder-0.5b-instruct-i": "qwen2.5-coder-0.5b-instruct, round i",
+    }
+    """Which commit each grounded round measured (grounded questions need no model)."""
     names = {"coach": "coach, model's wording", "coach-llm": "coach, model's wording",
-             "coach-grounded": "coach, grounded (default)", "baseline": "plain prompt"}  # fmt: skip
+             "coach-grounded": "coach, grounded", "baseline": "plain prompt"}  # fmt: skip
     for split, system, model in sorted(keys, key=lambda k: (order.get(k[0], 3), k)):
         cells = []
         for persona in ("curious", "skeptical", "expert", "described", "all"):
             g = groups.get(f"{split}/{system}/{model}/{persona}")
             cells.append(_share(g) if g else "-")
         name = names.get(system, system)
-        model = "no model" if model == "none" else model
+        model = rounds.get(model, model)
         rows.append(f"| {split} | {name} | {model} | " + " | ".join(cells) + " |")
     rows.append("")
     rows.append(
