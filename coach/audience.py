@@ -500,7 +500,7 @@ _TEMPLATES: dict[str, str] = {
     "clarification": "Could you explain a little more what you mean by that?",
     "example": "Could you give us an example of that?",
     "method": "How did you find that out?",
-    "limits": "Are there cases where that wouldn't be true?",
+    "limits": "What is that based on?",
 }
 _FOLLOW_UP_TEMPLATES: dict[str, str] = {
     "evidence": "Where exactly does that come from: a count, a study, or an estimate?",

@@ -250,6 +250,7 @@ def spoken_numbers(text: str) -> str:
     # Whisper's spacing of numbers: "$200 ,000", "$1 .2 million", "2 -3rds"
     text = re.sub(r"(\d) ,(\d{3})\b", r"\1,\2", text)
     text = re.sub(r"(\d) \.(\d)", r"\1.\2", text)
+    text = re.sub(r"\bo '\s?clock\b", "o'clock", text)
     # "9 -5 drivers" is ninety-five; "400 -650" is a range, four hundred to six fifty
     text = re.sub(r"\b([2-9]) -([1-9])\b(?!\s*(?:st|nd|rd|th)s?\b)", r"\1\2", text)
     text = re.sub(r"\b(\d{2,}) -(\d+)\b", r"\1 to \2", text)
