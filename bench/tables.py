@@ -37,7 +37,16 @@ def questions() -> str:
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
-    order = {"sealed3": 0, "sealed2": 1, "sealed": 2, "final": 3, "holdout": 4, "test": 5, "dev": 6}
+    order = {
+        "sealed4": -1,
+        "sealed3": 0,
+        "sealed2": 1,
+        "sealed": 2,
+        "final": 3,
+        "holdout": 4,
+        "test": 5,
+        "dev": 6,
+    }
     rounds = {
         "none": "round d (d607a42)",
         "none-e": "round e (24cd278)",
@@ -46,6 +55,7 @@ def questions() -> str:
         "base ear": "round g (2c998b6), base as its ear",
         "none-h": "round h (8578675, frames pruned; taken back)",
         "none-i": "round i (be9eef4)",
+        "none-j": "round j (ba1260d)",
         "qwen2.5-coder-0.5b-instruct-i": "qwen2.5-coder-0.5b-instruct, round i",
     }
     """Which commit each grounded round measured (grounded questions need no model)."""
