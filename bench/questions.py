@@ -46,12 +46,10 @@ HEARD = TALKS / "heard"
 OUT = ROOT / "bench" / "results" / "questions"
 PERSONAS = ("curious", "skeptical", "expert", "described")
 SPLITS = ("dev", "test", "holdout", "final", "sealed", "sealed2", "sealed3", "sealed4")
-"""dev tunes; test was written before any tuning (held out until round d's verdicts were
-read); holdout was written after round d (held out in round e, read after it); final was
-written after round e by a helper that saw no code (held out in round f, read after it);
-sealed was written after round f (held out in round g, read after it); sealed2 was written
-after round g (held out in round h, read after it); sealed3 was written after round h (held out in round i, read after it); sealed4 was
-written after round i, and is held out from round j on."""
+"""dev tunes. test was written before any tuning, and held out until round d's verdicts
+were read. Every later split was written by a helper that saw no code and no earlier talk,
+after the round before it, and is held out only for the round that first measured it:
+holdout (round e), final (f), sealed (g), sealed2 (h), sealed3 (i), sealed4 (j)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
