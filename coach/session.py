@@ -1087,7 +1087,8 @@ class Conversation:
     def _listen(self, index: int, exchange: Exchange, timing: TurnTiming) -> bool | None:
         """Record and judge one answer; None if there is no answer to record."""
         opts = self.options
-        self.sink.drain()
+        if self.input.realtime:  # the answer starts once the question has been heard
+            self.sink.drain()
         self._stop.clear()
         frames = self.input.answer(index, self._stop)
         if frames is None:

@@ -157,6 +157,14 @@ class WavSink(AudioSink):
         self.segments.append((chunk.text, start / rate, self._frames / rate))
         return t
 
+    def drain(self) -> None:
+        """Sleep until what was written would have been heard, as a speaker's drain does
+        (a session paced in real time calls it before listening to an answer, so a
+        recorded answer starts after the question, as a person's would)."""
+        wait = self._busy_until - self._clock()
+        if 0 < wait < 3600:
+            time.sleep(wait)
+
     def close(self) -> None:
         """Close the file (an empty wav at 16 kHz if nothing was played)."""
         if self.closed:

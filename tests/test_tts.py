@@ -336,6 +336,25 @@ def test_wav_sink_is_readable_after_each_chunk_and_resamples(tmp_path: Path) -> 
         sink.play(chunk("Three.", 10))
 
 
+def test_wav_sink_drains_like_a_speaker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """drain() waits until the audio written so far would have been heard."""
+    import coach.sinks as sinks
+
+    slept: list[float] = []
+    monkeypatch.setattr(sinks.time, "sleep", slept.append)
+    now = [10.0]
+    sink = WavSink(tmp_path / "s.wav", clock=lambda: now[0])
+    sink.play(chunk("One.", 22050))  # 1 s, heard from 10.0 to 11.0
+    sink.play(chunk("Two.", 11025))  # queued behind it: 11.0 to 11.5
+    now[0] = 10.2
+    sink.drain()
+    assert slept == [pytest.approx(1.3)]
+    now[0] = 12.0
+    sink.drain()  # all heard already: no wait
+    assert len(slept) == 1
+    sink.close()
+
+
 def test_wav_sink_errors_and_empty_file(tmp_path: Path) -> None:
     with pytest.raises(AudioError, match="does not exist"):
         WavSink(tmp_path / "no" / "such" / "dir.wav")
