@@ -187,6 +187,9 @@ def analyze(
         lexical, pause_total_s=pause_stats.total_s, span=span, options=options.pace
     )
     start, end = pace.speaking_span(words)
+    if span is not None:  # the voiced edges (issue 8), widened to fillers placed outside them
+        start = min([span[0], *(it.start_s for it in filler_items)])
+        end = max([span[1], *(it.end_s for it in filler_items)])
     speaking_s = end - start
     report.words = [
         ReportWord(w.text, w.start_s, w.end_s, i in filler_idx) for i, w in enumerate(words)
