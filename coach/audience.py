@@ -637,6 +637,7 @@ class Audience:
         self.claims: list[Claim] = find_claims(transcript) or _whole_talk_claim(transcript)
         self.asked: list[str] = []
         self.asked_spoken: list[str] = []
+        self._last_focus = ""
         """Every question asked, as spoken (lead-in and question)."""
         self.planned: list[PlannedQuestion] = []
         """What was asked about so far: one (claim, kind) per new question."""
@@ -754,6 +755,13 @@ class Audience:
                                 started_at=started, ready_at=now, ask_kind=plan.kind)  # fmt: skip
         return None
 
+    def _relead(self, q: Question) -> None:
+        """A question about the point the previous one quoted says "Still on that point."
+        instead of quoting it again."""
+        if q.lead_in.startswith("You said ") and q.focus == self._last_focus:
+            q.lead_in = "Still on that point."
+        self._last_focus = q.focus
+
     def _before(self, claim: Claim) -> str:
         """The sentence before a claim that leans on it ("That cost us sixty hours.")."""
         if not re.match(r"^(that|this|it|these|those|they|so|which|but|and)\b", claim.text, re.I):
@@ -841,6 +849,7 @@ class Audience:
         if follow_up_to is None:
             prepared = self._take_candidate() if not self.heard else None
             if prepared is not None:
+                self._relead(prepared)
                 if prepared.lead_in:
                     yield prepared.lead_in
                 yield prepared.text
@@ -850,6 +859,7 @@ class Audience:
             self.planned.append(plan)
             made = self._grounded(plan, self.asked)
             if made is not None:
+                self._relead(made)
                 self.asked.append(made.text)
                 self.asked_spoken.append(made.spoken_text)
                 self._plans_by_text[made.text] = plan

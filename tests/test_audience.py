@@ -260,3 +260,15 @@ def test_real_model_asks_grounded_single_questions() -> None:
         assert check_question(q.spoken_text, transcript=TALK, asked=[]) is None, q
     # every claim is asked about before any is asked about twice
     assert len({q.focus for q in qs}) == min(3, len(a.claims))
+
+
+def test_a_second_question_on_the_same_point_does_not_quote_it_again() -> None:
+    talk = (
+        "Good evening. So I propose that we switch the whole help page to live chat in "
+        "November, with two people on it at lunchtime."
+    )
+    a = Audience(None, talk, AudienceOptions(persona="skeptical"))
+    first, second = a.next_question(), a.next_question()
+    assert first.lead_in.startswith("You said you propose")
+    assert second.focus == first.focus and second.lead_in == "Still on that point."
+    assert second.text != first.text
