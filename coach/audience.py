@@ -759,6 +759,7 @@ class Audience:
         """A question about the point the previous one quoted says "Still on that point."
         instead of quoting it again."""
         if q.lead_in.startswith("You said ") and q.focus == self._last_focus:
+            self.asked_spoken.append(q.spoken_text)  # as worded: never asked again
             q.lead_in = "Still on that point."
         self._last_focus = q.focus
 

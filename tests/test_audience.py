@@ -272,3 +272,5 @@ def test_a_second_question_on_the_same_point_does_not_quote_it_again() -> None:
     assert first.lead_in.startswith("You said you propose")
     assert second.focus == first.focus and second.lead_in == "Still on that point."
     assert second.text != first.text
+    third = a.next_question()
+    assert third.text not in (first.text, second.text) or third.focus != first.focus
