@@ -22,6 +22,7 @@ All functions here are pure.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -566,13 +567,20 @@ def _near_text(claim: Claim, sentences: Sequence[str], near: int) -> str:
     return " ".join(sentences[lo:hi])
 
 
+@functools.lru_cache(maxsize=8)
+def _spoken_sentences(transcript: str) -> tuple[str, ...]:
+    """The talk's sentences, numbers in words (computed once per transcript: every frame
+    of every claim looks at its neighbours)."""
+    return tuple(spoken_numbers(s) for s in talk_sentences(transcript))
+
+
 def frames_for(claim: Claim, transcript: str, kind: str | None = None) -> list[Frame]:
     """The frames that fit a claim and that the talk has not answered, best first (pure)."""
     clause = quotable_clause(claim.text)
     if not clause:
         return []
     found = facets(clause) | (facets(claim.text) & {"period", "intervention", "date"})
-    sentences = [spoken_numbers(s) for s in talk_sentences(transcript)]
+    sentences = _spoken_sentences(transcript)
     before = " ".join(sentences[max(0, claim.index - 2) : claim.index])
     if "change" in found and FACET_PATTERNS["intervention"].search(before):
         found |= {"intervention"}  # "We caged half the feeders. Visits fell by half."

@@ -513,12 +513,13 @@ def plan_questions(
     be written for.
     """
     fits = kinds_for or Claim.fitting_kinds
+    kinds = {c.index: list(fits(c)) for c in claims}  # once per claim: it can be costly
     order = persona_kinds(persona)
     done = list(asked)
     used_claims = [p.claim.index for p in done]
     kind_uses = {k: sum(p.kind == k for p in done) for k in ASK_KINDS}
     out: list[PlannedQuestion] = []
-    pool = sorted((c for c in claims if fits(c)), key=lambda c: (-c.weight, c.index))
+    pool = sorted((c for c in claims if kinds[c.index]), key=lambda c: (-c.weight, c.index))
     while len(out) < n and pool:
         fresh = [c for c in pool if c.index not in used_claims]
         if not fresh:
@@ -532,9 +533,9 @@ def plan_questions(
         def score(c: Claim, k: str, top: float = max(c.weight for c in pool)) -> float:
             rank = order.index(k) if k in order else 3 * len(order)
             return (c.weight / top - 0.6 * rank - 1.0 * kind_uses.get(k, 0)
-                    - 2.0 * (overlap(c) > 0.5) - 0.1 * list(fits(c)).index(k))  # fmt: skip
+                    - 2.0 * (overlap(c) > 0.5) - 0.1 * kinds[c.index].index(k))  # fmt: skip
 
-        pairs = [(c, k) for c in fresh for k in fits(c)]
+        pairs = [(c, k) for c in fresh for k in kinds[c.index]]
         if not pairs:
             break
         claim, kind = max(pairs, key=lambda ck: (score(*ck), -ck[0].index))
