@@ -266,16 +266,21 @@ def spoken_numbers(text: str) -> str:
     text = re.sub(month_day, lambda m: f"{m.group(1)} {_ordinal_words(int(m.group(2)))}", text)
     clock_words = bool(_CLOCK_CUES.search(text))
 
+    def clock_cued(before: str, after: str) -> bool:
+        """A number read as a clock time by its neighbours: "at 845", "730 a.m.", but not
+        "around 900 pounds", nor "from 400" unless the sentence speaks of clock times."""
+        return not re.match(_NOT_A_TIME_AFTER, after) and bool(
+            re.match(_TIME_AFTER, after)
+            or (_TIME_BEFORE.search(before) and (clock_words or not _FROM_BEFORE.search(before)))
+        )
+
     def is_time(m: re.Match[str]) -> bool:
         n = m.group("num")
         return (
             m.group("colon") is not None
             or (n.isdigit() and 100 <= int(n) <= 1259 and int(n) % 100 < 60
                 and 1 <= int(n) // 100 <= 12 and not m.group("cur") and not m.group("pct")
-                and not re.match(_NOT_A_TIME_AFTER, text[m.end():])
-                and bool(re.match(_TIME_AFTER, text[m.end():])
-                         or (_TIME_BEFORE.search(text[: m.start()])
-                             and (clock_words or not _FROM_BEFORE.search(text[: m.start()])))))
+                and clock_cued(text[: m.start()], text[m.end():]))
         )  # fmt: skip
 
     # a sentence that gives one time ("at 845") gives its neighbours as times too ("instead
@@ -299,12 +304,10 @@ def spoken_numbers(text: str) -> str:
             return _ordinal_words(int(raw))
         else:
             n = int(raw)
-            timeish = not re.match(_NOT_A_TIME_AFTER, after) and (
-                re.match(_TIME_AFTER, after)
-                or (
-                    _TIME_BEFORE.search(before) and (clock_words or not _FROM_BEFORE.search(before))
-                )
-                or ((time_context or clock_words) and re.match(_AFTER_TIME, after))
+            timeish = clock_cued(before, after) or (
+                not re.match(_NOT_A_TIME_AFTER, after)
+                and (time_context or clock_words)
+                and bool(re.match(_AFTER_TIME, after))
             )
             if timeish and 100 <= n <= 1259 and n % 100 < 60 and 1 <= n // 100 <= 12:
                 return _time_words(n // 100, n % 100)
