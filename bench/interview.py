@@ -33,7 +33,10 @@ PERSONAS = ("warm", "neutral", "skeptical")
 
 def run(models, answers: list[Path], role: str, persona: str, seed: int, *, realtime: bool):  # type: ignore[no-untyped-def]
     from coach.interview.interviewer import Interview, Interviewer, InterviewOptions
-    from coach.session import FileInput, QuietEvents, RehearseOptions, SessionFolder
+    from coach.live.events import QuietEvents
+    from coach.live.folder import SessionFolder
+    from coach.live.inputs import FileInput
+    from coach.live.options import RehearseOptions
     from coach.sinks import WavSink
 
     options = InterviewOptions(role=role, persona=persona, questions=6, seed=seed)
@@ -57,8 +60,8 @@ def main() -> int:
 
     import json
 
+    from coach.live.models import Models, live_asr_options
     from coach.llm import LlmOptions
-    from coach.session import Models, live_asr_options
     from coach.tts import TtsOptions
 
     manifest = json.loads((ROOT / "audio_fixtures" / "manifest.json").read_text())

@@ -26,9 +26,33 @@ sys.path.insert(0, str(ROOT / "bench"))
 from results import write_results  # noqa: E402
 
 
+def quantile(values: list[float], q: float) -> float:
+    """The q-quantile (0..1) of ``values`` by linear interpolation."""
+    ordered = sorted(values)
+    pos = q * (len(ordered) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
+def stage_percentiles(timings: list, *, after: str = "answer") -> dict[str, dict[str, float]]:
+    """p50, p95, max and n of every stage over the turns that follow ``after``."""
+    stages: dict[str, list[float]] = {}
+    for t in timings:
+        if t.after != after:
+            continue
+        for k, v in t.stages().items():
+            if v is not None:
+                stages.setdefault(k, []).append(v)
+    return {
+        k: {"p50": round(quantile(v, 0.5), 3), "p95": round(quantile(v, 0.95), 3),
+            "max": round(max(v), 3), "n": len(v)}
+        for k, v in stages.items()
+    }  # fmt: skip
+
+
 def print_timings(result, *, fast: bool) -> dict:  # type: ignore[no-untyped-def]
     """Print the per-turn table and the p50/p95 of every stage; returns the figures."""
-    from coach.session import stage_percentiles
 
     def f(v: float | None) -> str:
         return "-" if v is None else f"{v:.2f}"
@@ -73,16 +97,13 @@ def main() -> int:
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args()
 
+    from coach.live.events import QuietEvents
+    from coach.live.folder import SessionFolder
+    from coach.live.inputs import FileInput
+    from coach.live.models import Models, live_asr_options
+    from coach.live.options import RehearseOptions
+    from coach.live.rehearsal import ACKS, Rehearsal
     from coach.llm import LlmOptions
-    from coach.session import (
-        FileInput,
-        Models,
-        QuietEvents,
-        Rehearsal,
-        RehearseOptions,
-        SessionFolder,
-        live_asr_options,
-    )
     from coach.sinks import WavSink
     from coach.tts import TtsOptions
 
@@ -98,7 +119,7 @@ def main() -> int:
         ear = None if args.audience_asr == "none" else AsrOptions(model=args.audience_asr,
                                                                   cpu_threads=1)  # fmt: skip
         models = Models(live_asr_options(), LlmOptions(model=args.llm_model), TtsOptions(),
-                        ear=ear)  # fmt: skip
+                        lines=ACKS, ear=ear)  # fmt: skip
         sink = WavSink(folder.file("audience.wav"))
         events = QuietEvents()
         options = RehearseOptions(questions=args.questions)

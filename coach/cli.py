@@ -337,9 +337,9 @@ def _add_interview(sub: argparse._SubParsersAction) -> None:  # type: ignore[typ
 def _session_loop_options(args: argparse.Namespace, **extra: object):  # type: ignore[no-untyped-def]
     from coach.analysis.pace import PaceOptions
     from coach.endpoint import EndpointOptions
-    from coach.live import LiveOptions
+    from coach.live.options import RehearseOptions
+    from coach.live.recorder import LiveOptions
     from coach.score import ScoreOptions
-    from coach.session import RehearseOptions
 
     score = ScoreOptions(pace=PaceOptions(band_wpm=tuple(args.pace_band)))
     return RehearseOptions(
@@ -364,7 +364,6 @@ def _open_session(args: argparse.Namespace, kind: str, voice_input, *, want_qa: 
 
     from coach.llm import LlmOptions
     from coach.render.live import TerminalEvents
-    from coach.session import ACKS, Models, SessionFolder, live_asr_options
     from coach.sinks import TeeSink, WavSink, open_sink
     from coach.tts import TtsOptions
 
@@ -379,6 +378,9 @@ def _open_session(args: argparse.Namespace, kind: str, voice_input, *, want_qa: 
         )
         console = Console()
         events = TerminalEvents(console)
+    from coach.live.folder import SessionFolder
+    from coach.live.models import Models, live_asr_options
+    from coach.live.rehearsal import ACKS
         main_sink = open_sink(args.speak_to, args.output_device, on_fallback=events.note,
                               console_print=lambda _text: None)  # fmt: skip
         sink = TeeSink(main_sink, WavSink(folder.file("audience.wav")))
@@ -432,7 +434,8 @@ def _finish_session(result, console, history, *, scenario: str = "") -> int:  # 
 
 def _rehearse(args: argparse.Namespace) -> int:
     from coach.audience import AudienceOptions
-    from coach.session import FileInput, MicInput, Rehearsal
+    from coach.live.inputs import FileInput, MicInput
+    from coach.live.rehearsal import Rehearsal
 
     started = time.monotonic()
     if args.answers and args.input is None:
@@ -470,7 +473,7 @@ def _rehearse(args: argparse.Namespace) -> int:
 def _interview(args: argparse.Namespace) -> int:
     from coach.interview import load_scenario
     from coach.interview.interviewer import Interview, Interviewer, InterviewOptions
-    from coach.session import FileInput, MicInput
+    from coach.live.inputs import FileInput, MicInput
 
     started = time.monotonic()
     scenario = load_scenario(args.scenario) if args.scenario else None

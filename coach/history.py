@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 from coach.errors import CoachError, OptionsError
 
 if TYPE_CHECKING:
+    from coach.live.results import SessionResult
     from coach.report import ClipReport
-    from coach.session import SessionResult
 
 logger = logging.getLogger(__name__)
 

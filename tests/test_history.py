@@ -33,8 +33,8 @@ from coach.history import (
     record_from_clip_report,
     record_from_rehearsal,
 )
+from coach.live.results import Exchange, SessionResult
 from coach.score import Measured, analyze
-from coach.session import Exchange, SessionResult
 
 
 @pytest.fixture

@@ -15,7 +15,12 @@ from coach.cli import main
 from coach.history import History
 from coach.interview import load_scenario
 from coach.interview.interviewer import Interview, Interviewer, InterviewOptions, practice_next
-from coach.session import FileInput, Models, QuietEvents, RehearseOptions, SessionFolder
+from coach.live.events import QuietEvents
+from coach.live.folder import SessionFolder
+from coach.live.inputs import FileInput
+from coach.live.models import Models
+from coach.live.options import RehearseOptions
+from coach.live.rehearsal import ACKS
 from coach.sinks import WavSink
 from coach.tts import Speaker, TtsOptions
 
@@ -38,7 +43,8 @@ class Script(QuietEvents):
 def run_interview(tmp_path: Path, answers: list[Path], *, llm=None, scenario=None, **opts):  # type: ignore[no-untyped-def]
     asr = ManifestTranscriber("interview/answer_01.wav")
     speaker = Speaker(FakeVoice(), TtsOptions(sentence_silence_s=0.0))
-    models = Models(AsrOptions(), None, None, transcriber=asr, chat=llm, speaker=speaker)  # type: ignore[arg-type]
+    models = Models(AsrOptions(), None, None, transcriber=asr, chat=llm,  # type: ignore[arg-type]
+                    speaker=speaker, lines=ACKS)  # fmt: skip
     folder = SessionFolder(tmp_path / "iv")
     options = InterviewOptions(role="junior data analyst", **opts)
     session = Interview(

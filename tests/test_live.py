@@ -11,7 +11,7 @@ import soundfile as sf
 from conftest import ManifestTranscriber
 
 from coach.asr import AsrOptions
-from coach.live import LiveOptions, TalkRecorder
+from coach.live.recorder import LiveOptions, TalkRecorder
 from coach.stream import file_frames
 
 FIXTURES = Path(__file__).resolve().parent.parent / "audio_fixtures"

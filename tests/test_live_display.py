@@ -7,7 +7,7 @@ import io
 
 from rich.console import Console
 
-from coach.live import LiveStatus
+from coach.live.recorder import LiveStatus
 from coach.render.live import TerminalEvents, status_text
 
 

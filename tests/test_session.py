@@ -20,18 +20,13 @@ from test_tts import FakeVoice
 from coach.asr import AsrOptions
 from coach.audience import AudienceOptions, Question
 from coach.endpoint import EndpointOptions
-from coach.live import LiveOptions
-from coach.session import (
-    ACK_AFTER_TALK,
-    ACK_DODGED,
-    CLOSING,
-    FileInput,
-    Models,
-    QuietEvents,
-    Rehearsal,
-    RehearseOptions,
-    SessionFolder,
-)
+from coach.live.events import QuietEvents
+from coach.live.folder import SessionFolder
+from coach.live.inputs import FileInput
+from coach.live.models import Models
+from coach.live.options import RehearseOptions
+from coach.live.recorder import LiveOptions
+from coach.live.rehearsal import ACK_AFTER_TALK, ACK_DODGED, ACKS, CLOSING, Rehearsal
 from coach.sinks import WavSink
 from coach.stream import AudioFrame, DeviceError
 from coach.tts import Speaker, TtsOptions
@@ -75,7 +70,8 @@ def run_session(
     events = FollowTheScript(asr, answers)
     llm = llm or ScriptedLlm(replies)
     speaker = Speaker(FakeVoice(), TtsOptions(sentence_silence_s=0.0))
-    models = Models(AsrOptions(), None, None, transcriber=asr, chat=llm, speaker=speaker)  # type: ignore[arg-type]
+    models = Models(AsrOptions(), None, None, transcriber=asr, chat=llm,  # type: ignore[arg-type]
+                    speaker=speaker, lines=ACKS)  # fmt: skip
     folder = SessionFolder(tmp_path / "session")
     sink = WavSink(folder.file("audience.wav"))
     voice_input = voice_input or FileInput(TALK, answers, realtime=False)
@@ -338,7 +334,7 @@ def fake_microphone(monkeypatch, *, vanish_after_s=None, silence_s=4.0):  # type
 
 
 def mic_session(tmp_path: Path, options: RehearseOptions) -> Rehearsal:
-    from coach.session import MicInput
+    from coach.live.inputs import MicInput
 
     asr = ManifestTranscriber()
     models = Models(AsrOptions(), None, None, transcriber=asr)  # type: ignore[arg-type]

@@ -7,7 +7,7 @@ interview runs without an LLM), judges each answer with the STAR feedback and th
 judgement, follows up on vague answers (a skeptical interviewer presses, a warm one
 encourages), and at the closing answers the candidate's own question in role.
 
-:class:`Interviewer` is a :class:`coach.session.Asker`; :class:`Interview` runs it on the
+:class:`Interviewer` is a :class:`coach.live.asker.Asker`; :class:`Interview` runs it on the
 same engine as `coach rehearse`.
 """
 
@@ -24,8 +24,10 @@ from coach.audience import AudienceOptions, Question, generate_question
 from coach.errors import OptionsError
 from coach.interview.banks import PLAN_STAGES, Bank, BankQuestion
 from coach.interview.scenario import PERSONAS, Scenario
+from coach.live.asker import Verdict
+from coach.live.engine import Conversation
+from coach.live.results import Exchange, TurnTiming
 from coach.llm import ChatModel, Message
-from coach.session import Conversation, Exchange, TurnTiming, Verdict
 from coach.tts import split_sentences
 
 ACKS = {
@@ -168,7 +170,7 @@ def _persona_key(persona: str) -> str:
 
 
 class Interviewer:
-    """An :class:`coach.session.Asker` that runs a planned interview (see the module doc)."""
+    """An :class:`coach.live.asker.Asker` that runs a planned interview (see the module doc)."""
 
     opening_optional = False
     """The interviewer always greets the candidate first."""

@@ -1,7 +1,7 @@
 """The live terminal display of a rehearsal: figures refreshed about once a second while
 the person speaks, and the conversation printed line by line.
 
-:func:`status_text` is pure (a :class:`coach.live.LiveStatus` to lines of text), so the
+:func:`status_text` is pure (a :class:`coach.live.recorder.LiveStatus` to lines of text), so the
 display is tested without a terminal; :class:`TerminalEvents` puts it on screen with
 ``rich.live.Live`` when stdout is a terminal, and prints only the conversation otherwise.
 """
@@ -15,7 +15,7 @@ from rich.console import Console, Group
 from rich.panel import Panel
 from rich.text import Text
 
-from coach.live import LiveStatus
+from coach.live.recorder import LiveStatus
 from coach.render.common import clock
 from coach.report import ClipReport
 
@@ -44,7 +44,7 @@ def status_text(status: LiveStatus, *, hint: str = "") -> Text:
 
 
 class TerminalEvents:
-    """Session events on a rich console (see :class:`coach.session.Events`)."""
+    """Session events on a rich console (see :class:`coach.live.events.Events`)."""
 
     def __init__(self, console: Console | None = None, *, live: bool | None = None) -> None:
         self.console = console or Console()

@@ -15,7 +15,7 @@ from coach.render.common import clock
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from coach.session import SessionResult
+    from coach.live.results import SessionResult
 
 QA_HEADERS = ("#", "Asked", "Question", "Answer", "Words", "Pace wpm", "Fillers", "Addressed")
 SCRIPT_HEADERS = ("Key point", "Covered", "Score", "Where", "What was said")

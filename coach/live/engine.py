@@ -1,0 +1,417 @@
+"""The engine of a spoken session: listen, judge, speak, time and save each turn.
+
+:class:`Conversation` runs the turns; what is asked and what an answer is worth come
+from an :class:`coach.live.asker.Asker` (the audience of :mod:`coach.live.rehearsal`, an
+interviewer). See :mod:`coach.live.rehearsal` for how a session answers quickly.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import datetime as dt
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from coach import SAMPLE_RATE
+from coach.audience import Question
+from coach.errors import CoachError
+from coach.live.asker import Asker, Verdict
+from coach.live.events import Events, QuietEvents
+from coach.live.folder import SessionFolder
+from coach.live.inputs import VoiceInput
+from coach.live.models import Models
+from coach.live.options import RehearseOptions
+from coach.live.recorder import TalkRecorder
+from coach.live.results import Exchange, SessionResult, TurnTiming
+from coach.llm import ChatModel
+from coach.sinks import AudioSink
+from coach.stream import DeviceError
+from coach.tts import Speaker, SpeechChunk
+
+logger = logging.getLogger(__name__)
+
+
+def _in_thread(
+    pool: concurrent.futures.Executor, make: Callable[[], Iterator[Any]]
+) -> Iterator[Any]:
+    """Run a generator on ``pool`` and hand its items over as they come."""
+    items: queue.Queue[Any] = queue.Queue()
+    end = object()
+
+    def run() -> None:
+        try:
+            for item in make():
+                items.put(item)
+        except BaseException as exc:  # passed to the consumer
+            items.put(exc)
+        items.put(end)
+
+    pool.submit(run)
+    while True:
+        item = items.get()
+        if item is end:
+            return
+        if isinstance(item, BaseException):
+            raise item
+        yield item
+
+
+@dataclass
+class _Reply:
+    """A question ready to be spoken."""
+
+    question: Question
+    chunks: list[SpeechChunk] | None = None
+    """Its speech, synthesised in advance (None: synthesise when spoken)."""
+    spoken: bool = False
+    """Already spoken while it was generated (a streamed follow-up)."""
+
+
+class Conversation:
+    """The engine of a spoken session: listen, judge, speak, time and save each turn.
+
+    Subclasses say what happens (:meth:`_body`): :class:`Rehearsal` records a talk and then
+    lets the audience ask; an interview goes straight to the questions. :meth:`run` keeps
+    the session folder complete whatever happens (Ctrl-C, a vanished microphone).
+    """
+
+    kind = "conversation"
+
+    def __init__(
+        self,
+        voice_input: VoiceInput,
+        models: Models,
+        sink: AudioSink,
+        folder: SessionFolder,
+        options: RehearseOptions | None = None,
+        *,
+        events: Events | None = None,
+        started_at: float | None = None,
+    ) -> None:
+        self.input = voice_input
+        self.models = models
+        self.sink = sink
+        self.folder = folder
+        self.options = options or RehearseOptions()
+        self.events = events or QuietEvents()
+        self.t0 = time.monotonic() if started_at is None else started_at
+        self.result = SessionResult(
+            folder.path, kind=self.kind, started=dt.datetime.now().isoformat(timespec="seconds")
+        )
+        self._stop = threading.Event()
+        self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="coach-llm")
+        self.speaker: Speaker | None = None
+        """The voice, once the questions start (None: none loaded, speech as text only)."""
+        self._speech: dict[str, list[SpeechChunk]] = {}
+        """Questions synthesised in advance (prepared during the talk), by spoken text."""
+
+    def now(self) -> float:
+        """Seconds since the session started."""
+        return time.monotonic() - self.t0
+
+    def rel(self, t: float | None) -> float | None:
+        """A time.monotonic() value as seconds since the session started."""
+        return None if t is None else t - self.t0
+
+    def end_phase_now(self) -> None:
+        """End the talk or the current answer now (Enter)."""
+        self._stop.set()
+
+    # -- running ---------------------------------------------------------------------------
+
+    def run(self) -> SessionResult:
+        """Run the session; the folder is complete whatever happens."""
+        res = self.result
+        self._save()
+        try:
+            self._body()
+            if res.status == "running":
+                res.status = "complete"
+        except KeyboardInterrupt:
+            res.status = "interrupted"
+            res.notes.append("stopped with Ctrl-C: everything so far is saved")
+        except DeviceError as exc:
+            res.status = "device_lost"
+            res.notes.append(str(exc))
+        finally:
+            self.events.end_phase()
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            try:
+                self.sink.close()
+            except CoachError as exc:
+                res.notes.append(f"audio output: {exc}")
+            self.input.close()
+            self._finish()
+            self._save(pages=True)
+        return res
+
+    def _body(self) -> None:
+        raise NotImplementedError
+
+    def _finish(self) -> None:
+        """Last words on the result before it is saved (the interview's practice list)."""
+
+    def _save(self, *, pages: bool = False) -> None:
+        """Write report.json (cheap, after every step); with ``pages`` also the HTML and
+        Markdown reports (charts take a moment: after the talk and at the end)."""
+        res = self.result
+        res.models = self.models.names()
+        self.folder.write_json("report.json", res.to_dict())
+        if pages:
+            self._write_pages(res)
+
+    def _write_pages(self, res: SessionResult) -> None:
+        """The HTML and Markdown reports of ``res``."""
+        if res.talk is not None or res.exchanges:
+            from coach.render.session import session_html, session_markdown
+
+            self.folder.write_text("report.html", session_html(res))
+            self.folder.write_text("report.md", session_markdown(res))
+
+    def _models_for_questions(self) -> ChatModel | None:
+        """Wait for the LLM and voice; note any that did not load. Returns the LLM."""
+        res = self.result
+        llm = self.models.llm()
+        self.speaker = self.models.speaker()
+        for what, why in self.models.errors.items():
+            res.notes.append(f"{what}: {why}")
+            self.events.note(f"{what} not available: {why}")
+        return llm
+
+    # -- questions and answers -------------------------------------------------------------
+
+    def _qa(self, asker: Asker, timing: TurnTiming) -> None:
+        """The question-and-answer loop; see the module docstring for the timing tricks."""
+        res = self.result
+        upcoming: concurrent.futures.Future[_Reply | None] | None = self._prepare(asker)
+        if self.speaker is not None:  # after the first question: it may be ready at once
+            self._pool.submit(self._synthesise, asker.lines)
+        try:  # a question prepared in advance is asked at once; else the opening fills in
+            if not asker.opening_optional:
+                raise concurrent.futures.TimeoutError
+            upcoming.result(timeout=self.options.opening_wait_s)
+        except concurrent.futures.TimeoutError:
+            self._speak_ack(asker.opening, timing)
+        reply = self._await(upcoming, timing)  # type: ignore[arg-type]
+        upcoming = None
+        answer_index = 0
+        while reply is not None:
+            self._speak_reply(reply, timing)
+            self._log_turn(timing)
+            if upcoming is None:
+                upcoming = self._prepare(asker)  # made while the person answers
+            exchange = Exchange(len(res.exchanges) + 1, reply.question)
+            res.exchanges.append(exchange)
+            self._save()
+            timing = TurnTiming(len(res.timings), "answer")
+            heard = self._listen(answer_index, exchange, timing)
+            answer_index += 1
+            if heard is None:
+                res.notes.append(
+                    f"no answer recording left for question {exchange.index} (--answers): "
+                    "the questions end here"
+                )
+                upcoming.cancel()
+                return
+            verdict = asker.judge(exchange)
+            respond = asker.respond(exchange)
+            if respond is not None:
+                self._speak_ack(verdict.ack, timing)  # "Good question." while the reply is made
+                self._respond(respond, exchange, timing)
+            elif exchange.answer is not None and not exchange.answer.transcript.strip():
+                self._speak_ack(asker.no_answer, timing)
+            elif (
+                verdict.follow_up and self.options.follow_ups and reply.question.kind == "question"
+            ):
+                reply = self._follow_up(asker, exchange, verdict, timing)
+                self._save()
+                continue
+            else:
+                self._speak_ack(verdict.ack, timing)
+            self._save()
+            reply = self._await(upcoming, timing)
+            upcoming = None
+        timing.reply = "closing"
+        self._speak_ack(asker.closing, timing)
+        self._log_turn(timing)
+
+    def _synthesise(self, lines: tuple[str, ...]) -> None:
+        speaker = self.speaker
+        for text in lines:
+            if speaker is not None and text not in self.models.acks:
+                self.models.acks[text] = list(speaker.speak(text))
+
+    def _log_turn(self, timing: TurnTiming) -> None:
+        self.result.timings.append(timing)
+        self.folder.append_line("timings.jsonl", json.dumps(timing.to_dict()))
+
+    def _prepare(self, asker: Asker) -> concurrent.futures.Future[_Reply | None]:
+        """Generate the next new question, and synthesise it, on the LLM thread."""
+
+        def job() -> _Reply | None:
+            question = asker.next_question()
+            if question is None:
+                return None
+            speaker = self.speaker
+            chunks = self._speech.pop(question.spoken_text, None)  # synthesised in advance
+            if chunks is None and speaker is not None:
+                chunks = list(speaker.speak(question.spoken_text))
+            return _Reply(question, chunks)
+
+        return self._pool.submit(job)
+
+    def _await(
+        self, future: concurrent.futures.Future[_Reply | None], timing: TurnTiming
+    ) -> _Reply | None:
+        reply = future.result()
+        if reply is not None:
+            self._time_question(reply.question, timing)
+        return reply
+
+    def _time_question(self, q: Question, timing: TurnTiming) -> None:
+        timing.llm_start_s = self.rel(q.started_at)
+        timing.llm_first_token_s = self.rel(q.first_token_at)
+        timing.question_ready_s = self.rel(q.ready_at)
+
+    def _follow_up(
+        self, asker: Asker, exchange: Exchange, verdict: Verdict, timing: TurnTiming
+    ) -> _Reply:
+        """Press, then stream the follow-up into speech as it is generated."""
+        press_end = self._speak_ack(verdict.press or verdict.ack, timing)
+        # the follow-up is wanted by the time the press line has been heard, and within
+        # the budget after the decision; a slower model gives way to a plain follow-up
+        decided = self.t0 + (timing.decided_s or self.now())
+        budget_end = decided + self.options.follow_up_budget_s
+        deadline = max(budget_end, self.t0 + press_end) if press_end is not None else budget_end
+        record: Question | None = None
+        for item in _in_thread(self._pool, lambda: asker.follow_up(exchange, verdict, deadline)):
+            if isinstance(item, Question):
+                record = item
+                break
+            t = self._speak(item)
+            if timing.question_audio_s is None:
+                timing.question_audio_s = t
+        assert record is not None
+        timing.reply = "follow_up"
+        self._time_question(record, timing)
+        self.events.say(self.who, record.spoken_text)
+        return _Reply(record, spoken=True)
+
+    def _respond(
+        self, respond: Callable[[], Iterator[str]], exchange: Exchange, timing: TurnTiming
+    ) -> None:
+        """Speak the asker's reply to the person's own question as it streams."""
+        said = []
+        for sentence in _in_thread(self._pool, respond):
+            t = self._speak(sentence)
+            if timing.first_audio_s is None:
+                timing.first_audio_s = t
+            said.append(sentence)
+        exchange.reply = " ".join(said)
+        if said:
+            self.events.say(self.who, exchange.reply)
+
+    who = "audience"
+    """How the asking side is named in the transcript and the terminal."""
+
+    def _speak_reply(self, reply: _Reply, timing: TurnTiming) -> None:
+        if reply.spoken:
+            return  # a follow-up is spoken while it is generated
+        timing.reply = timing.reply or reply.question.kind
+        text = reply.question.spoken_text
+        timing.question_audio_s = self._speak(text, reply.chunks)
+        self.events.say(self.who, text)
+
+    def _speak_ack(self, text: str, timing: TurnTiming) -> float | None:
+        """Say a fixed line; returns when it will have been heard, session seconds."""
+        chunks = self.models.acks.get(text)
+        t = self._speak(text, chunks)
+        if timing.first_audio_s is None:
+            timing.first_audio_s = t
+        self.events.say(self.who, text)
+        if t is None or chunks is None:
+            return t
+        return t + sum(c.duration_s for c in chunks)
+
+    def _speak(self, text: str, chunks: list[SpeechChunk] | None = None) -> float | None:
+        """Speak ``text`` (or its ``chunks`` synthesised in advance); returns when its first
+        audio went out, session seconds."""
+        speaker = self.speaker
+        if speaker is None:  # no voice: the sink still gets the text (a beat of silence)
+            silence = np.zeros(SAMPLE_RATE // 10, np.int16)
+            spoken: Iterable[SpeechChunk] = [SpeechChunk(text, silence, SAMPLE_RATE, 0.0)]
+        else:
+            spoken = chunks if chunks is not None else speaker.speak(text)
+        first: float | None = None
+        for chunk in spoken:
+            t = self.sink.play(chunk)
+            if first is None:
+                first = self.rel(t)
+        self.folder.append_line("transcript.md", f"\n**{self.who.capitalize()}:** {text}")
+        return first
+
+    def _speech_end(self, recorder: TalkRecorder, decided: float) -> float | None:
+        """Wall time (session seconds) the person stopped speaking, from stream times."""
+        if not recorder.utterances or not self.input.realtime:
+            return None
+        _, speech_end, _ = recorder.utterances[-1]
+        lag = recorder.received_s - speech_end
+        return self.rel(decided) - lag  # type: ignore[operator]
+
+    def _listen(self, index: int, exchange: Exchange, timing: TurnTiming) -> bool | None:
+        """Record and judge one answer; None if there is no answer to record."""
+        opts = self.options
+        if self.input.realtime:  # the answer starts once the question has been heard
+            self.sink.drain()
+        self._stop.clear()
+        frames = self.input.answer(index, self._stop)
+        if frames is None:
+            return None
+        name = f"answers/answer_{exchange.index:02d}.wav"
+        recorder = TalkRecorder(
+            self.models.transcriber, opts.answer_live, wav_path=self.folder.file(name)
+        )
+        self.events.phase(f"answer {exchange.index}", recorder.status, exchange.question.text)
+        first_speech: float | None = None
+        try:
+            for frame in frames:
+                if self.result.ready_s is None:  # an interview listens first
+                    self.result.ready_s = self.now()
+                recorder.feed(frame)
+                if recorder.had_speech:
+                    if first_speech is None:
+                        first_speech = frame.start_s
+                    if recorder.silence_s >= opts.turn_silence_s - 1e-6:
+                        break
+                    if frame.end_s - first_speech >= opts.max_answer_s:
+                        self.events.note(f"answer cut off after {opts.max_answer_s:g} s")
+                        break
+                elif frame.end_s >= opts.answer_wait_s:
+                    break
+        except (KeyboardInterrupt, DeviceError):
+            self._finish_answer(recorder, exchange, name, timing, time.monotonic())
+            raise
+        self._finish_answer(recorder, exchange, name, timing, time.monotonic())
+        return True
+
+    def _finish_answer(
+        self, recorder: TalkRecorder, exchange: Exchange, name: str, timing: TurnTiming,
+        decided: float,
+    ) -> None:  # fmt: skip
+        self.events.end_phase()
+        report = recorder.finish(file=str(self.folder.file(name)))
+        timing.decided_s = self.rel(decided)
+        timing.transcript_s = self.now()
+        timing.speech_end_s = self._speech_end(recorder, decided)
+        exchange.answer_file = name
+        exchange.answer = report
+        self.events.say("you", report.transcript or "(no answer heard)")
+        self.folder.append_line("transcript.md", f"\n**You:** {report.transcript or '(no answer)'}")
