@@ -496,7 +496,7 @@ def trend_chart(t: MetricTrend, *, targets: Targets = DEFAULT_TARGETS) -> str:
     import numpy as np
     from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-    from coach.render.html import _new_figure, _svg
+    from coach.render.html import new_figure, svg_element
 
     spec = _spec(t.metric)
     scale = 100.0 if spec.share else 1.0
@@ -512,7 +512,7 @@ def trend_chart(t: MetricTrend, *, targets: Targets = DEFAULT_TARGETS) -> str:
     top = top * 1.15 if top > 0 else 1.0
     if spec.share:
         top = 105.0
-    fig = _new_figure(2.0)
+    fig = new_figure(2.0)
     ax: Axes = fig.add_subplot()
     if band is not None:
         lo, hi = band[0] * scale, min(band[1] * scale, top)
@@ -538,18 +538,18 @@ def trend_chart(t: MetricTrend, *, targets: Targets = DEFAULT_TARGETS) -> str:
         ax.spines[side].set_visible(False)
     if band is not None or m >= 2:
         ax.legend(loc="lower right", bbox_to_anchor=(1, 1), fontsize=7, ncols=2, frameon=False)
-    return _svg(fig, f"trend-{t.metric.replace('_', '-')}")
+    return svg_element(fig, f"trend-{t.metric.replace('_', '-')}")
 
 
 def _html_sessions_table(sessions: Sequence[SessionRecord]) -> str:
-    from coach.render.html import _e
+    from coach.render.html import escape
 
-    head = "".join(f"<th>{_e(h)}</th>" for h in SESSION_HEADERS)
+    head = "".join(f"<th>{escape(h)}</th>" for h in SESSION_HEADERS)
     rows = []
     for s in sessions:
         cells = session_cells(s)
-        text = "".join(f"<td>{_e(c)}</td>" for c in cells[:3])
-        nums = "".join(f'<td class="num">{_e(c)}</td>' for c in cells[3:])
+        text = "".join(f"<td>{escape(c)}</td>" for c in cells[:3])
+        nums = "".join(f'<td class="num">{escape(c)}</td>' for c in cells[3:])
         rows.append(f"<tr>{text}{nums}</tr>")
     return f"<table>\n<tr>{head}</tr>\n" + "\n".join(rows) + "\n</table>"
 
@@ -571,21 +571,21 @@ def progress_html(
     """
     import matplotlib as mpl
 
-    from coach.render.html import _doc, _e, _figure
+    from coach.render.html import document, escape, figure_html
 
     title = "coach progress" + (f": {kind}" if kind else "")
     sessions = history.sessions(kind)
     if not sessions:
-        body = f"<h1>{_e(title)}</h1>\n<p>{_e(empty_message(kind))}.</p>"
-        return _doc(title, body)
+        body = f"<h1>{escape(title)}</h1>\n<p>{escape(empty_message(kind))}.</p>"
+        return document(title, body)
     found = trends(history, kind=kind, targets=targets)
     weak = history.weakest(kind, targets=targets)
     scores = history.question_type_scores("interview") if _wants_question_types(
         history, kind
     ) else {}  # fmt: skip
-    body = [f"<h1>{_e(title)}</h1>", f'<p class="meta">{_e(_meta(sessions))}</p>']
+    body = [f"<h1>{escape(title)}</h1>", f'<p class="meta">{escape(_meta(sessions))}</p>']
     lines = summary_lines(found, weak, question_types=scores)
-    body.append("<h2>Summary</h2>\n<ul>\n" + "\n".join(f"<li>{_e(s)}</li>" for s in lines))
+    body.append("<h2>Summary</h2>\n<ul>\n" + "\n".join(f"<li>{escape(s)}</li>" for s in lines))
     body.append("</ul>")
     if found:
         body.append("<h2>Trends</h2>")
@@ -594,16 +594,16 @@ def progress_html(
                 caption = f"{trend_line(t)}. Dots: one per session that measured it" + (
                     "; green: the target." if t.target else "."
                 )
-                body.append(_figure(t.label, trend_chart(t, targets=targets), caption))
+                body.append(figure_html(t.label, trend_chart(t, targets=targets), caption))
     body.append("<h2>Sessions</h2>\n" + _html_sessions_table(sessions))
     body.append("<h2>Weakest areas</h2>")
     if weak:
-        body.append("<ol>\n" + "\n".join(f"<li>{_e(w.message)}</li>" for w in weak) + "\n</ol>")
+        body.append("<ol>\n" + "\n".join(f"<li>{escape(w.message)}</li>" for w in weak) + "\n</ol>")
     else:
         body.append('<p class="note">No area missed its target over the last 5 sessions.</p>')
     if scores:
         rows = "\n".join(
-            f'<tr><td>{_e(qt)}</td><td class="num">{score:.0%}</td></tr>'
+            f'<tr><td>{escape(qt)}</td><td class="num">{score:.0%}</td></tr>'
             for qt, score in list(scores.items())[:QUESTION_TYPES_SHOWN]
         )
         body.append(
@@ -612,7 +612,7 @@ def progress_html(
             "0 when the question was not addressed.</p>\n"
             f"<table>\n<tr><th>Question type</th><th>Score</th></tr>\n{rows}\n</table>"
         )
-    return _doc(title, "\n".join(body))
+    return document(title, "\n".join(body))
 
 
 def write_progress_html(

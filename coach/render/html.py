@@ -74,16 +74,18 @@ footer{color:#999;font-size:.8em;margin-top:3em}
 """
 
 
-def _e(text: object) -> str:
+def escape(text: object) -> str:
+    """``text`` as HTML text or attribute value (quotes escaped too)."""
     return html.escape(str(text), quote=True)
 
 
-def _doc(title: str, body: str) -> str:
+def document(title: str, body: str) -> str:
+    """A whole self-contained page: ``title`` and the ``body`` HTML, the style inline."""
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
-        f"{body}\n<footer>Made by coach {_e(__version__)}, offline.</footer>\n"
+        f"<title>{escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
+        f"{body}\n<footer>Made by coach {escape(__version__)}, offline.</footer>\n"
         "</main>\n</body>\n</html>\n"
     )
 
@@ -157,7 +159,8 @@ def _time_axis(ax: Axes, end_s: float) -> None:
         ax.spines[side].set_visible(False)
 
 
-def _new_figure(height_in: float) -> Figure:
+def new_figure(height_in: float) -> Figure:
+    """A blank chart figure the width of the page, ``height_in`` inches high."""
     from matplotlib.figure import Figure
 
     return Figure(figsize=(10, height_in), layout="constrained")
@@ -167,7 +170,7 @@ _PATH_DATA = re.compile(r'(\sd=")([^"]*)"')
 _DECIMALS = re.compile(r"(\d\.\d)\d+")
 
 
-def _svg(fig: Figure, prefix: str) -> str:
+def svg_element(fig: Figure, prefix: str) -> str:
     """The figure as an SVG element for inline use: no XML prolog, metadata or namespaces,
     path coordinates cut to 0.1 pt (a third of the size; invisible on screen), and element
     ids prefixed with ``prefix`` so several charts on one page keep distinct ids."""
@@ -233,7 +236,7 @@ def waveform_chart(report: ClipReport, tracks: Tracks, end_s: float) -> str:
 
     t, lo, hi = bucket_envelope(tracks.envelope)
     peak = float(max(np.abs(lo).max(initial=0), np.abs(hi).max(initial=0), 1e-4))
-    fig = _new_figure(2.6)
+    fig = new_figure(2.6)
     ax = fig.add_subplot()
     pixel_s = max(end_s, 1e-3) / MAX_POINTS
     pauses = report.pauses.items
@@ -263,7 +266,7 @@ def waveform_chart(report: ClipReport, tracks: Tracks, end_s: float) -> str:
     ]
     ax.legend(handles=handles, loc="lower right", bbox_to_anchor=(1, 1), fontsize=7, ncols=3,
               frameon=False)  # fmt: skip
-    return _svg(fig, "wave")
+    return svg_element(fig, "wave")
 
 
 def pace_chart(report: ClipReport, end_s: float) -> str:
@@ -277,7 +280,7 @@ def pace_chart(report: ClipReport, end_s: float) -> str:
     x = np.array([(p.start_s + p.end_s) / 2 for p in pace.timeline])
     y = np.array([p.wpm for p in pace.timeline])
     many = len(x) > 150
-    fig = _new_figure(2.2)
+    fig = new_figure(2.2)
     ax = fig.add_subplot()
     ax.axhspan(lo, hi, color="#d8f0dc", lw=0, label=f"band {lo:.0f}-{hi:.0f} wpm")
     ax.plot(x, y, color="#555", lw=1.0, marker=None if many else "o", ms=2.5)
@@ -295,7 +298,7 @@ def pace_chart(report: ClipReport, end_s: float) -> str:
     ax.set_ylim(0, max(float(y.max(initial=0)) * 1.15, hi * 1.25))
     _time_axis(ax, end_s)
     ax.legend(loc="lower right", bbox_to_anchor=(1, 1), fontsize=7, ncols=4, frameon=False)
-    return _svg(fig, "pace")
+    return svg_element(fig, "pace")
 
 
 def pitch_chart(report: ClipReport, tracks: Tracks, end_s: float) -> str | None:
@@ -303,7 +306,7 @@ def pitch_chart(report: ClipReport, tracks: Tracks, end_s: float) -> str | None:
     t, f0 = bucket_pitch(tracks.f0_hz)
     if not np.isfinite(f0).any():
         return None
-    fig = _new_figure(2.2)
+    fig = new_figure(2.2)
     ax = fig.add_subplot()
     ax.plot(t, f0, color="#7048e8", lw=1.2)
     if report.pitch.median_hz:
@@ -314,7 +317,7 @@ def pitch_chart(report: ClipReport, tracks: Tracks, end_s: float) -> str | None:
     ax.set_ylim(max(0.0, p1 * 0.85), p99 * 1.15 + 1)
     ax.set_ylabel("pitch (Hz)")
     _time_axis(ax, end_s)
-    return _svg(fig, "pitch")
+    return svg_element(fig, "pitch")
 
 
 def _charts(report: ClipReport) -> str:
@@ -336,26 +339,30 @@ def _charts(report: ClipReport) -> str:
             caption = "Waveform. Blue: pauses; red: long pauses; orange: fillers" + (
                 " (labelled)." if len(report.fillers.items) <= MAX_LABELS else "."
             )
-            parts.append(_figure("Waveform", waveform_chart(report, tracks, end_s), caption))
+            parts.append(figure_html("Waveform", waveform_chart(report, tracks, end_s), caption))
         if report.pace.timeline:
             window_s = max(p.end_s - p.start_s for p in report.pace.timeline)
             caption = (
                 f"Pace over a sliding {window_s:.0f} s window; green: the "
                 "recommended band; red and blue: windows judged too fast or too slow."
             )
-            parts.append(_figure("Pace", pace_chart(report, end_s), caption))
+            parts.append(figure_html("Pace", pace_chart(report, end_s), caption))
         if tracks is not None and tracks.f0_hz.size:
             svg = pitch_chart(report, tracks, end_s)
             if svg:
                 caption = "Pitch of voiced speech; gaps are pauses and unvoiced sounds."
-                parts.append(_figure("Pitch", svg, caption))
+                parts.append(figure_html("Pitch", svg, caption))
             else:
                 parts.append('<p class="note">No pitch chart: no voiced speech was found.</p>')
     return "\n".join(parts)
 
 
-def _figure(title: str, svg: str, caption: str) -> str:
-    return f"<h3>{_e(title)}</h3>\n<figure>{svg}<figcaption>{_e(caption)}</figcaption></figure>"
+def figure_html(title: str, svg: str, caption: str) -> str:
+    """A titled chart: ``svg`` (from :func:`svg_element`) with its caption."""
+    return (
+        f"<h3>{escape(title)}</h3>\n<figure>{svg}"
+        f"<figcaption>{escape(caption)}</figcaption></figure>"
+    )
 
 
 # ---------------------------------------------------------------- page parts
@@ -363,8 +370,8 @@ def _figure(title: str, svg: str, caption: str) -> str:
 
 def _figures_table(report: ClipReport) -> str:
     rows = [
-        f'<tr class="{"warn" if f.flagged else "ok"}"><th>{_e(f.label)}</th>'
-        f'<td class="value">{_e(f.value)}</td><td>{_e(f.detail)}</td></tr>'
+        f'<tr class="{"warn" if f.flagged else "ok"}"><th>{escape(f.label)}</th>'
+        f'<td class="value">{escape(f.value)}</td><td>{escape(f.detail)}</td></tr>'
         for f in figures(report)
     ]
     return '<table class="figures">\n' + "\n".join(rows) + "\n</table>"
@@ -375,7 +382,7 @@ def _tips(report: ClipReport) -> str:
     if not tips:
         return '<p class="note">Nothing stands out: every figure is within its target.</p>'
     items = [
-        f"<li>{_e(msg)}" + (f' <span class="at">at {_e(at)}</span>' if at else "") + "</li>"
+        f"<li>{escape(msg)}" + (f' <span class="at">at {escape(at)}</span>' if at else "") + "</li>"
         for msg, at in tips
     ]
     return '<ol class="tips">\n' + "\n".join(items) + "\n</ol>"
@@ -385,7 +392,7 @@ def transcript_html(report: ClipReport) -> str:
     """The transcript as HTML paragraphs: each opens with its time, fillers are <mark>ed and
     long pauses are shown with their length in seconds."""
     if not report.words:
-        return f"<p>{_e(report.transcript)}</p>" if report.transcript else ""
+        return f"<p>{escape(report.transcript)}</p>" if report.transcript else ""
     long_pauses = [p for p in report.pauses.items if p.long]
     mids = [(p.start_s + p.end_s) / 2 for p in long_pauses]
     starts = [w.start_s for w in report.words]
@@ -404,9 +411,12 @@ def transcript_html(report: ClipReport) -> str:
                 parts.append(f'<span class="pause">[{pause:.1f} s]</span>')
             if c.filler:
                 title = f"filler at {clock(c.start_s)}"
-                parts.append(f'{_e(c.lead)}<mark title="{title}">{_e(c.text)}</mark>{_e(c.trail)}')
+                parts.append(
+                    f'{escape(c.lead)}<mark title="{title}">{escape(c.text)}</mark>'
+                    f"{escape(c.trail)}"
+                )
             else:
-                parts.append(_e(c.lead + c.text + c.trail))
+                parts.append(escape(c.lead + c.text + c.trail))
             index += c.words
         out.append("<p>" + " ".join(parts) + "</p>")
     return "\n".join(out)
@@ -429,22 +439,22 @@ def clip_page(
     """
     body = []
     if index_href:
-        body.append(f'<p class="nav"><a href="{_e(index_href)}">&larr; all clips</a></p>')
-    body.append(f"<h1>{_e(title or report.file)}</h1>")
+        body.append(f'<p class="nav"><a href="{escape(index_href)}">&larr; all clips</a></p>')
+    body.append(f"<h1>{escape(title or report.file)}</h1>")
     if report.error is not None:
-        body.append(f'<p class="error">{_e(error_line(report))}</p>')
-        return _doc(f"coach: {report.file}", "\n".join(body))
+        body.append(f'<p class="error">{escape(error_line(report))}</p>')
+        return document(f"coach: {report.file}", "\n".join(body))
     meta = [f"Length {duration(report.duration_s)}", f"{report.word_count} words"]
     if report.asr_model:
         meta.append(f"model {report.asr_model}")
-    body.append(f'<p class="meta">{_e(" · ".join(meta))}</p>')
+    body.append(f'<p class="meta">{escape(" · ".join(meta))}</p>')
     body.append("<h2>Figures</h2>\n" + _figures_table(report))
     body.append("<h2>Tips</h2>\n" + _tips(report))
     body.append("<h2>Charts</h2>\n" + _charts(report))
-    body += [f"<h2>{_e(heading)}</h2>\n{html_text}" for heading, html_text in sections]
+    body += [f"<h2>{escape(heading)}</h2>\n{html_text}" for heading, html_text in sections]
     body.append('<h2>Transcript</h2>\n<div class="transcript">\n' + transcript_html(report))
     body.append("</div>")
-    return _doc(f"coach: {report.file}", "\n".join(body))
+    return document(f"coach: {report.file}", "\n".join(body))
 
 
 def index_page(reports: Sequence[ClipReport], hrefs: Sequence[str]) -> str:
@@ -454,25 +464,25 @@ def index_page(reports: Sequence[ClipReport], hrefs: Sequence[str]) -> str:
         reports: the clips.
         hrefs: relative link to each clip's page, same order.
     """
-    head = "".join(f"<th>{_e(h)}</th>" for h in (*SUMMARY_HEADERS, "Top tip"))
+    head = "".join(f"<th>{escape(h)}</th>" for h in (*SUMMARY_HEADERS, "Top tip"))
     rows = []
     for r, href in zip(reports, hrefs, strict=True):
         cells = summary_row(r)
-        link = f'<td><a href="{_e(href)}">{_e(cells[0])}</a></td>'
+        link = f'<td><a href="{escape(href)}">{escape(cells[0])}</a></td>'
         if r.error is not None:
             span = len(SUMMARY_HEADERS)
-            rows.append(f'<tr>{link}<td colspan="{span}" class="error">{_e(r.error)}</td></tr>')
+            rows.append(f'<tr>{link}<td colspan="{span}" class="error">{escape(r.error)}</td></tr>')
             continue
-        nums = "".join(f'<td class="num">{_e(c)}</td>' for c in cells[1:])
-        top = _e(r.tips[0].message) if r.tips else ""
+        nums = "".join(f'<td class="num">{escape(c)}</td>' for c in cells[1:])
+        top = escape(r.tips[0].message) if r.tips else ""
         rows.append(f"<tr>{link}{nums}<td>{top}</td></tr>")
     n_err = sum(r.error is not None for r in reports)
     meta = f"{len(reports)} clips" + (f", {n_err} not scored" if n_err else "")
     body = (
-        f'<h1>coach report</h1>\n<p class="meta">{_e(meta)}</p>\n'
+        f'<h1>coach report</h1>\n<p class="meta">{escape(meta)}</p>\n'
         f"<table>\n<tr>{head}</tr>\n" + "\n".join(rows) + "\n</table>"
     )
-    return _doc("coach report", body)
+    return document("coach report", body)
 
 
 # ---------------------------------------------------------------- files

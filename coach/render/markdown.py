@@ -26,7 +26,7 @@ def escape(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text).replace("\n", " ")
 
 
-def _table(
+def table(
     headers: Sequence[str], rows: Sequence[Sequence[str]], *, numeric_from: int | None = None
 ) -> list[str]:
     """A Markdown table; columns from index ``numeric_from`` on are right-aligned."""
@@ -70,7 +70,7 @@ def clip_section(report: ClipReport, *, level: int = 1) -> str:
         meta.append(f"model {escape(report.asr_model)}")
     lines += [" · ".join(meta), ""]
     rows = [[f.label, f.value + (" ⚠" if f.flagged else ""), f.detail] for f in figures(report)]
-    lines += _table(["Figure", "Value", "Detail"], rows) + [""]
+    lines += table(["Figure", "Value", "Detail"], rows) + [""]
     lines += [f"{h}# Tips", ""]
     tips = tip_lines(report)
     if tips:
@@ -97,7 +97,7 @@ def render_markdown(reports: Sequence[ClipReport]) -> str:
     if len(reports) == 1:
         return clip_section(reports[0], level=1)
     lines = [f"# coach report: {len(reports)} clips", ""]
-    lines += _table(SUMMARY_HEADERS, [summary_row(r) for r in reports], numeric_from=1) + [""]
+    lines += table(SUMMARY_HEADERS, [summary_row(r) for r in reports], numeric_from=1) + [""]
     failed = [r for r in reports if r.error is not None]
     if failed:
         lines += ["Not scored:", ""] + [f"- {escape(error_line(r))}" for r in failed] + [""]

@@ -134,7 +134,7 @@ def _html_table(headers: tuple[str, ...], rows: list[list[str]]) -> str:
 def session_html(result: SessionResult) -> str:
     """The session as one self-contained page: the talk's report with the script coverage,
     the questions and answers and the timings added."""
-    from coach.render.html import _doc, clip_page
+    from coach.render.html import clip_page, document
 
     sections = []
     if result.practice:
@@ -158,7 +158,7 @@ def session_html(result: SessionResult) -> str:
         return clip_page(result.talk, sections=sections, title=title)
     body = [f"<h1>{_e(title)}</h1>", f'<p class="meta">{_e(_context_line(result))}</p>']
     body += [f"<h2>{_e(h)}</h2>\n{html_text}" for h, html_text in sections]
-    return _doc(title, "\n".join(body))
+    return document(title, "\n".join(body))
 
 
 # --- Markdown --------------------------------------------------------------------------------
@@ -166,7 +166,7 @@ def session_html(result: SessionResult) -> str:
 
 def session_markdown(result: SessionResult) -> str:
     """The session as Markdown: the talk's section, then script, Q&A and timings."""
-    from coach.render.markdown import _table, clip_section, escape
+    from coach.render.markdown import clip_section, escape, table
 
     out = [f"# {_title(result)} {escape(result.started)} ({result.status})", ""]
     if result.context:
@@ -179,14 +179,14 @@ def session_markdown(result: SessionResult) -> str:
         out.append(clip_section(result.talk, level=2))
     if result.script is not None:
         out += ["## Script", "", escape(script_summary(result.script)), ""]
-        out += _table(SCRIPT_HEADERS, script_rows(result.script)) + [""]
+        out += table(SCRIPT_HEADERS, script_rows(result.script)) + [""]
     if result.exchanges:
-        out += ["## Questions and answers", ""] + _table(QA_HEADERS, qa_rows(result)) + [""]
+        out += ["## Questions and answers", ""] + table(QA_HEADERS, qa_rows(result)) + [""]
     if any(e.feedback is not None for e in result.exchanges):
         out += ["## Feedback per answer", ""]
-        out += _table(FEEDBACK_HEADERS, feedback_rows(result)) + [""]
+        out += table(FEEDBACK_HEADERS, feedback_rows(result)) + [""]
     if result.timings:
-        out += ["## Response times", ""] + _table(TIMING_HEADERS, timing_rows(result)) + [""]
+        out += ["## Response times", ""] + table(TIMING_HEADERS, timing_rows(result)) + [""]
     return "\n".join(out).rstrip() + "\n"
 
 
