@@ -11,6 +11,7 @@ from pathlib import Path
 
 from coach import __version__
 from coach.errors import CoachError, OptionsError
+from coach.targets import PACE_BAND_WPM, STAR_COVERAGE
 
 logger = logging.getLogger("coach")
 
@@ -80,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="long-pause threshold, seconds (default 1.5)",
     )  # fmt: skip
     sc.add_argument(
-        "--pace-band", type=_positive_float, nargs=2, default=(100.0, 165.0),
+        "--pace-band", type=_positive_float, nargs=2, default=PACE_BAND_WPM,
         metavar=("LOW", "HIGH"), help="recommended pace in words per minute (default 100 165)",
     )  # fmt: skip
     sc.add_argument(
@@ -221,7 +222,7 @@ def _add_session_args(p: argparse.ArgumentParser, *, who: str, recording: str) -
         "--pace-band",
         type=_positive_float,
         nargs=2,
-        default=(100.0, 165.0),
+        default=PACE_BAND_WPM,
         metavar=("LOW", "HIGH"),
         help="pace to aim for, wpm (default 100 165)",
     )
@@ -486,7 +487,8 @@ def _interview(args: argparse.Namespace) -> int:
     prefer: tuple[str, ...] = ()
     leaning = ""
     if history is not None and scenario is None:
-        weakest = [(t, v) for t, v in history.question_type_scores("interview").items() if v < 0.75]
+        weakest = [(t, v) for t, v in history.question_type_scores("interview").items()
+                   if v < STAR_COVERAGE]  # fmt: skip
         prefer = tuple(t for t, _v in weakest[:3])
         if prefer:
             figures = ", ".join(f"{t} ({v:.0%})" for t, v in weakest[:3])

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from coach.errors import CoachError, OptionsError
+from coach.targets import FILLERS_PER_MIN, PACE_BAND_WPM, STAR_COVERAGE
 
 if TYPE_CHECKING:
     from coach.live.results import SessionResult
@@ -224,18 +225,19 @@ class SessionRecord:
 class Targets:
     """What :meth:`History.weakest` judges recent sessions against."""
 
-    pace_wpm: tuple[float, float] = (100.0, 165.0)
-    """Pace band, words per minute: PowerPoint Speaker Coach's 100-165 wpm (as
-    ``coach.analysis.pace.PaceOptions.band_wpm``)."""
-    fillers_per_min: float = 3.0
-    """Most fillers per minute (as ``coach.analysis.tips.TipOptions``; a heuristic)."""
+    pace_wpm: tuple[float, float] = PACE_BAND_WPM
+    """Pace band, words per minute (:data:`coach.targets.PACE_BAND_WPM`: PowerPoint Speaker
+    Coach's 100-165 wpm)."""
+    fillers_per_min: float = FILLERS_PER_MIN
+    """Most fillers per minute (:data:`coach.targets.FILLERS_PER_MIN`; a heuristic)."""
     long_pauses_per_min: float = 2.0
     """Most long pauses per minute of recording (coach's heuristic)."""
     pitch_spread_st: float = 2.0
     """Least pitch spread, semitones; below it speech sounds monotone (as
     ``coach.analysis.prosody.ProsodyOptions.monotone_st``)."""
-    star_coverage: float = 0.75
-    """Least mean STAR coverage, 0..1: three of the four parts (coach's heuristic)."""
+    star_coverage: float = STAR_COVERAGE
+    """Least mean STAR coverage, 0..1 (:data:`coach.targets.STAR_COVERAGE`: three of the
+    four parts; coach's heuristic)."""
 
     def __post_init__(self) -> None:
         lo, hi = self.pace_wpm

@@ -128,6 +128,16 @@ def test_practice_next_states_measured_facts(tmp_path: Path) -> None:
     assert lines and all(any(ch.isdigit() for ch in line) for line in lines)
 
 
+def test_practice_next_honours_the_pace_band(tmp_path: Path) -> None:
+    res = run_interview(tmp_path, ANSWERS, questions=6).result
+    paces = [e.answer.pace.wpm for e in res.exchanges if e.answer and e.answer.pace.wpm]
+    mean = sum(paces) / len(paces)
+    slow = practice_next(res.exchanges, limit=9, band_wpm=(mean + 20, mean + 80))
+    assert any(f"slow against {mean + 20:.0f}-{mean + 80:.0f}" in line for line in slow)
+    inside = practice_next(res.exchanges, limit=9, band_wpm=(mean - 20, mean + 20))
+    assert not any(line.startswith("Pace:") for line in inside)
+
+
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [

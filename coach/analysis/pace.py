@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from coach.errors import OptionsError
+from coach.targets import PACE_BAND_WPM
 from coach.transcript import Word
 
 
@@ -12,9 +13,9 @@ from coach.transcript import Word
 class PaceOptions:
     """Pace thresholds."""
 
-    band_wpm: tuple[float, float] = (100.0, 165.0)
-    """Recommended pace band in words per minute: PowerPoint Speaker Coach's 100-165 wpm
-    (Microsoft support, "Rehearse your slide show with Speaker Coach")."""
+    band_wpm: tuple[float, float] = PACE_BAND_WPM
+    """Recommended pace band in words per minute (:data:`coach.targets.PACE_BAND_WPM`:
+    PowerPoint Speaker Coach's 100-165 wpm)."""
     window_s: float = 10.0
     """Length of a timeline window in seconds."""
     hop_s: float = 5.0
@@ -74,7 +75,7 @@ class PaceStats:
     """Lexical words per minute of the speaking span less its silent pauses."""
     speaking_s: float = 0.0
     """Speaking span in seconds."""
-    band_wpm: tuple[float, float] = (100.0, 165.0)
+    band_wpm: tuple[float, float] = PACE_BAND_WPM
     """The recommended band used for flags."""
     timeline: list[PacePoint] = field(default_factory=list)
     """Pace per window."""

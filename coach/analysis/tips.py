@@ -9,15 +9,16 @@ from coach.analysis.fillers import FillerStats
 from coach.analysis.pace import PaceStats
 from coach.analysis.pauses import PauseStats
 from coach.analysis.prosody import EnergyStats, PitchStats
+from coach.targets import FILLERS_PER_MIN
 
 
 @dataclass(frozen=True)
 class TipOptions:
     """When a figure earns a tip. coach's own rules of thumb unless a source is named."""
 
-    fillers_per_min: float = 3.0
-    """Fillers per minute above which fillers get a tip (about one every 20 s is where
-    listeners start to notice them; a heuristic)."""
+    fillers_per_min: float = FILLERS_PER_MIN
+    """Fillers per minute above which fillers get a tip (:data:`coach.targets.FILLERS_PER_MIN`:
+    about one every 20 s, where listeners start to notice them; a heuristic)."""
     hedges_per_min: float = 4.0
     """Hedges per minute above which hedging gets a tip (heuristic)."""
     repetitions_per_min: float = 2.0

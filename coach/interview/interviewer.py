@@ -28,6 +28,7 @@ from coach.live.asker import Verdict
 from coach.live.engine import Conversation
 from coach.live.results import Exchange, TurnTiming
 from coach.llm import ChatModel, Message
+from coach.targets import FILLERS_PER_MIN, PACE_BAND_WPM
 from coach.tts import split_sentences
 
 ACKS = {
@@ -395,13 +396,20 @@ def _speakable_reply(sentence: str) -> bool:
     )
 
 
-def practice_next(exchanges: list[Exchange], *, limit: int = 3) -> list[str]:
+def practice_next(
+    exchanges: list[Exchange], *, limit: int = 3, band_wpm: tuple[float, float] = PACE_BAND_WPM,
+    fillers_per_min: float = FILLERS_PER_MIN,
+) -> list[str]:  # fmt: skip
     """The most valuable things to practise next, from what was measured (pure).
 
     Candidates: a STAR part missing from behavioural answers, vague answers, answers
     outside their target length, and delivery across all answers (fillers per minute,
     pace, long pauses). Each is weighted by the share of answers it concerns; the top
     ``limit`` come back as one factual sentence each.
+
+    Args:
+        band_wpm: the pace band, words per minute (``--pace-band``).
+        fillers_per_min: fillers per minute above which fillers are advice.
     """
     answered = [e for e in exchanges if e.answer is not None and e.feedback is not None]
     if not answered:
@@ -435,17 +443,18 @@ def practice_next(exchanges: list[Exchange], *, limit: int = 3) -> list[str]:
                           f"{len(off)} answers ran {verdict}: {tip}."))  # fmt: skip
     speaking = sum(e.answer.pace.speaking_s for e in answered if e.answer)
     fillers = sum(e.answer.fillers.count for e in answered if e.answer)
-    if speaking > 0 and fillers / (speaking / 60) > 3:
+    if speaking > 0 and fillers / (speaking / 60) > fillers_per_min:
         rate = fillers / (speaking / 60)
-        found.append((min(1.0, rate / 6), f"Fillers: {rate:.1f} per minute across your "
-                      "answers (aim under 3): pause silently instead."))  # fmt: skip
+        found.append((min(1.0, rate / 6), f"Fillers: {rate:.1f} per minute across your answers "
+                      f"(aim under {fillers_per_min:g}): pause silently instead."))  # fmt: skip
     paces = [e.answer.pace.wpm for e in answered if e.answer and e.answer.pace.wpm]
     if paces:
         mean = sum(paces) / len(paces)
-        if mean > 165 or mean < 100:
-            word = "fast" if mean > 165 else "slow"
+        lo, hi = band_wpm
+        if mean > hi or mean < lo:
+            word = "fast" if mean > hi else "slow"
             found.append((0.6, f"Pace: {mean:.0f} words per minute on average, {word} "
-                          "against 100-165: practise at a steadier pace."))  # fmt: skip
+                          f"against {lo:.0f}-{hi:.0f}: practise at a steadier pace."))  # fmt: skip
     found.sort(key=lambda t: -t[0])
     return [text for _w, text in found[:limit]]
 
@@ -475,4 +484,6 @@ class Interview(Conversation):
         self._qa(interviewer, TurnTiming(0, "start"))
 
     def _finish(self) -> None:
-        self.result.practice = practice_next(self.result.exchanges)
+        self.result.practice = practice_next(
+            self.result.exchanges, band_wpm=self.options.live.score.pace.band_wpm
+        )
