@@ -5,7 +5,9 @@ BIN := $(VENV)/bin
 EVAL ?= ../shared/eval
 # PyAV wheels carry FFmpeg, so decoding needs no system package. llama-cpp-python builds
 # from source and needs a C++ compiler: build-essential is installed only if g++ is missing.
-APT_PACKAGES := $(if $(shell command -v g++ 2>/dev/null),,build-essential)
+# chromium: the HTML reports are tested in a real headless browser (tests/test_listen.py,
+# driven by the playwright package with Debian's chromium; Playwright's own download is not used).
+APT_PACKAGES := $(if $(shell command -v g++ 2>/dev/null),,build-essential) chromium
 
 .PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-accuracy-external bench-speed bench-latency bench-interview bench-questions bench-interview-questions bench-judge bench-long bench-pitch fixtures clean
 

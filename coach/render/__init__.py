@@ -52,20 +52,23 @@ def render(reports: Sequence[ClipReport], fmt: str) -> str:
     return renderer(list(reports))
 
 
-def write_html(reports: Sequence[ClipReport], out_path: Path) -> list[Path]:
+def write_html(
+    reports: Sequence[ClipReport], out_path: Path, *, embed_audio: bool = True
+) -> list[Path]:
     """Write self-contained HTML pages (see :func:`coach.render.html.write_html`).
 
     Args:
         reports: the clips.
         out_path: a ".html" file for a single clip, otherwise a folder that gets one page
             per clip plus ``index.html``.
+        embed_audio: embed each clip's recording so its moments can be played.
 
     Returns:
         The paths written.
     """
     from coach.render import html
 
-    return html.write_html(list(reports), Path(out_path))
+    return html.write_html(list(reports), Path(out_path), embed_audio=embed_audio)
 
 
 __all__ = ["FORMATS", "print_reports", "render", "write_html"]

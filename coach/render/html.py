@@ -1,8 +1,10 @@
 """HTML rendering: one self-contained page per clip, and an index page for a batch.
 
-Pages load nothing from outside: the style sheet is inline and the charts are inline SVG
-drawn with matplotlib. Per-frame tracks are bucketed to at most :data:`MAX_POINTS` points
-per chart, so an hour-long clip still gives a page of a few hundred kB.
+Pages load nothing from outside: the style sheet and script are inline and the charts are
+inline SVG drawn with matplotlib. Per-frame tracks are bucketed to at most
+:data:`MAX_POINTS` points per chart, so an hour-long clip still gives a page of a few
+hundred kB plus its recording. The recording, its timeline of moments and the transcript
+are one listening section (:mod:`coach.render.listen`).
 """
 
 from __future__ import annotations
@@ -81,12 +83,19 @@ def escape(text: object) -> str:
 
 def document(title: str, body: str) -> str:
     """A whole self-contained page: ``title`` and the ``body`` HTML, the style inline."""
+    from coach.render.listen import LISTEN_CSS, LISTEN_JS
+
+    listen = '<section class="listen"' in body
+    css = _CSS + (LISTEN_CSS if listen else "")
+    # with the script, the transcript shows one part at a time (no script: all of it)
+    head_js = '<script>document.documentElement.className="js"</script>\n' if listen else ""
+    tail_js = f"<script>{LISTEN_JS}</script>\n" if listen else ""
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
+        f"<title>{escape(title)}</title>\n{head_js}<style>{css}</style>\n</head>\n<body>\n<main>\n"
         f"{body}\n<footer>Made by coach {escape(__version__)}, offline.</footer>\n"
-        "</main>\n</body>\n</html>\n"
+        f"</main>\n{tail_js}</body>\n</html>\n"
     )
 
 
@@ -377,22 +386,44 @@ def _figures_table(report: ClipReport) -> str:
     return '<table class="figures">\n' + "\n".join(rows) + "\n</table>"
 
 
-def _tips(report: ClipReport) -> str:
+def _tips(report: ClipReport, player: str | None = None) -> str:
+    """The tips; with ``player`` (a listening section's id) a tip's time is a link that
+    plays its moment there."""
     tips = tip_lines(report)
     if not tips:
         return '<p class="note">Nothing stands out: every figure is within its target.</p>'
-    items = [
-        f"<li>{escape(msg)}" + (f' <span class="at">at {escape(at)}</span>' if at else "") + "</li>"
-        for msg, at in tips
-    ]
+    items = []
+    for (msg, at), tip in zip(tips, report.tips, strict=True):
+        if at and player and tip.at_s is not None:
+            when = (
+                f' <a class="at" href="#{escape(player)}" data-player="{escape(player)}" '
+                f'data-t="{tip.at_s:.2f}" data-what="{escape(tip.area)}">'
+                f"at {escape(at)} &#9654;</a>"
+            )
+        else:
+            when = f' <span class="at">at {escape(at)}</span>' if at else ""
+        items.append(f"<li>{escape(msg)}{when}</li>")
     return '<ol class="tips">\n' + "\n".join(items) + "\n</ol>"
 
 
-def transcript_html(report: ClipReport) -> str:
-    """The transcript as HTML paragraphs: each opens with its time, fillers are <mark>ed and
-    long pauses are shown with their length in seconds."""
+def transcript_html(report: ClipReport, bounds: Sequence[tuple[float, float]] = ()) -> str:
+    """The transcript as HTML paragraphs: each opens with its time (a button), fillers are
+    <mark>ed, long pauses are shown with their length in seconds, and every word carries
+    its start time (``data-t``, seconds) to be played from.
+
+    Args:
+        report: the clip.
+        bounds: the parts of the listening section ((start, end) seconds): paragraphs are
+            grouped into one ``<div class="tpage">`` per part, by their first word's
+            start. Empty: one group.
+    """
+    bounds = list(bounds) or [(0.0, math.inf)]
     if not report.words:
-        return f"<p>{escape(report.transcript)}</p>" if report.transcript else ""
+        text = f"<p>{escape(report.transcript)}</p>" if report.transcript else ""
+        return "\n".join(
+            f'<div class="tpage" data-p="{i}">{text if i == 0 else ""}</div>'
+            for i in range(len(bounds))
+        )
     long_pauses = [p for p in report.pauses.items if p.long]
     mids = [(p.start_s + p.end_s) / 2 for p in long_pauses]
     starts = [w.start_s for w in report.words]
@@ -401,25 +432,32 @@ def transcript_html(report: ClipReport) -> str:
         i = bisect.bisect_left(starts, mid)
         if 0 < i < len(starts):
             pause_before[i] = pause_before.get(i, 0.0) + p.duration_s
-    out = []
+    pages: list[list[str]] = [[] for _ in bounds]
+    ends = [b for _a, b in bounds]
     index = 0
     for para in paragraphs(report.words):
-        parts = [f'<span class="t">{clock(para[0].start_s)}</span>']
+        t0 = para[0].start_s
+        parts = [f'<button type="button" class="t" data-t="{t0:.2f}">{clock(t0)}</button>']
         for c in chunks(para):
             pause = sum(pause_before.get(i, 0.0) for i in range(index, index + c.words))
             if pause:
                 parts.append(f'<span class="pause">[{pause:.1f} s]</span>')
+            t = f'data-t="{c.start_s:.2f}"'
             if c.filler:
                 title = f"filler at {clock(c.start_s)}"
                 parts.append(
-                    f'{escape(c.lead)}<mark title="{title}">{escape(c.text)}</mark>'
+                    f'{escape(c.lead)}<mark {t} title="{title}">{escape(c.text)}</mark>'
                     f"{escape(c.trail)}"
                 )
             else:
-                parts.append(escape(c.lead + c.text + c.trail))
+                parts.append(f"<span {t}>{escape(c.lead + c.text + c.trail)}</span>")
             index += c.words
-        out.append("<p>" + " ".join(parts) + "</p>")
-    return "\n".join(out)
+        page = min(bisect.bisect_right(ends, t0), len(bounds) - 1)
+        pages[page].append("<p>" + " ".join(parts) + "</p>")
+    return "\n".join(
+        f'<div class="tpage" data-p="{i}">\n' + "\n".join(page) + "\n</div>"
+        for i, page in enumerate(pages)
+    )
 
 
 def clip_page(
@@ -428,15 +466,21 @@ def clip_page(
     index_href: str | None = None,
     sections: Sequence[tuple[str, str]] = (),
     title: str | None = None,
+    audio_src: str | None = None,
 ) -> str:
     """The self-contained HTML page of one clip.
 
     Args:
         report: the clip; its ``tracks`` (if any) give the waveform and pitch charts.
         index_href: link back to the batch index page, or None for a single clip.
-        sections: more ``(heading, html)`` sections, placed before the transcript.
+        sections: more ``(heading, html)`` sections, placed after the charts.
         title: the page heading (default: the clip's file).
+        audio_src: the recording's URL for the listening section: a ``data:`` URI (see
+            :func:`coach.render.listen.audio_data_uri`) or a path relative to the page;
+            None: no recording (the moments and transcript are still shown).
     """
+    from coach.render.listen import listen_html
+
     body = []
     if index_href:
         body.append(f'<p class="nav"><a href="{escape(index_href)}">&larr; all clips</a></p>')
@@ -449,11 +493,11 @@ def clip_page(
         meta.append(f"model {report.asr_model}")
     body.append(f'<p class="meta">{escape(" · ".join(meta))}</p>')
     body.append("<h2>Figures</h2>\n" + _figures_table(report))
-    body.append("<h2>Tips</h2>\n" + _tips(report))
+    body.append("<h2>Tips</h2>\n" + _tips(report, player="listen"))
+    body.append("<h2>Listen: the moments and the transcript</h2>")
+    body.append(listen_html(report, src=audio_src, pid="listen"))
     body.append("<h2>Charts</h2>\n" + _charts(report))
     body += [f"<h2>{escape(heading)}</h2>\n{html_text}" for heading, html_text in sections]
-    body.append('<h2>Transcript</h2>\n<div class="transcript">\n' + transcript_html(report))
-    body.append("</div>")
     return document(f"coach: {report.file}", "\n".join(body))
 
 
@@ -502,7 +546,18 @@ def _page_names(reports: Sequence[ClipReport]) -> list[str]:
     return names
 
 
-def write_html(reports: Sequence[ClipReport], out_path: Path) -> list[Path]:
+def _embedded(report: ClipReport, embed_audio: bool) -> str | None:
+    """The clip's recording as a data URI, if wanted and readable."""
+    if not embed_audio or report.error is not None or not Path(report.file).is_file():
+        return None
+    from coach.render.listen import audio_data_uri
+
+    return audio_data_uri(report.file)
+
+
+def write_html(
+    reports: Sequence[ClipReport], out_path: Path, *, embed_audio: bool = True
+) -> list[Path]:
     """Write the HTML report.
 
     One report and an ``out_path`` ending in ".html": that one page. Otherwise ``out_path``
@@ -512,6 +567,8 @@ def write_html(reports: Sequence[ClipReport], out_path: Path) -> list[Path]:
     Args:
         reports: the clips.
         out_path: the page to write, or the folder to write into.
+        embed_audio: embed each clip's recording (Opus, about 0.2 MB a minute) so the page
+            plays its moments; a clip whose file cannot be read gets a page without it.
 
     Returns:
         The paths written: clip pages in input order, then the index if any.
@@ -519,14 +576,16 @@ def write_html(reports: Sequence[ClipReport], out_path: Path) -> list[Path]:
     out_path = Path(out_path)
     if len(reports) == 1 and out_path.suffix.lower() == ".html":
         out_path.parent.mkdir(parents=True, exist_ok=True)
-        out_path.write_text(clip_page(reports[0]), encoding="utf-8")
+        page = clip_page(reports[0], audio_src=_embedded(reports[0], embed_audio))
+        out_path.write_text(page, encoding="utf-8")
         return [out_path]
     out_path.mkdir(parents=True, exist_ok=True)
     names = _page_names(reports)
     written = []
     for r, name in zip(reports, names, strict=True):
         path = out_path / name
-        path.write_text(clip_page(r, index_href="index.html"), encoding="utf-8")
+        page = clip_page(r, index_href="index.html", audio_src=_embedded(r, embed_audio))
+        path.write_text(page, encoding="utf-8")
         written.append(path)
     index = out_path / "index.html"
     index.write_text(index_page(reports, names), encoding="utf-8")

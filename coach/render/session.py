@@ -8,6 +8,7 @@ and laid out by each format, as :mod:`coach.render.common` does for clips.
 from __future__ import annotations
 
 import html
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from coach.render.common import clock
@@ -131,9 +132,46 @@ def _html_table(headers: tuple[str, ...], rows: list[list[str]]) -> str:
     return f"<table>\n<tr>{head}</tr>\n{body}\n</table>"
 
 
+def _recording_src(result: SessionResult, file: str) -> str | None:
+    """The URL of a recording in the session folder relative to report.html, or None when
+    the file is not in the folder (the page then plays nothing)."""
+    from coach.render.listen import relative_src
+
+    folder = Path(result.folder)
+    path = Path(file) if Path(file).is_absolute() else folder / file
+    try:
+        rel = path.resolve().relative_to(folder.resolve())
+    except (OSError, ValueError):
+        return None
+    return relative_src(rel) if path.is_file() else None
+
+
+def answers_html(result: SessionResult) -> str:
+    """A listening section per recorded answer, the first open: its audio (the wav in the
+    session folder), the moments of its delivery and its transcript."""
+    from coach.render.listen import listen_html
+
+    out = []
+    for n, e in enumerate(x for x in result.exchanges if x.answer is not None and x.answer.ok):
+        a = e.answer
+        assert a is not None
+        src = _recording_src(result, e.answer_file or a.file)
+        summary = (
+            f"{e.index}. {e.question.lead_in} {e.question.text}".replace("  ", " ")
+            + f" ({a.duration_s:.0f} s, {a.fillers.count} "
+            + ("filler" if a.fillers.count == 1 else "fillers") + ")"
+        )  # fmt: skip
+        out.append(
+            f'<details class="answer"{" open" if n == 0 else ""}><summary>{_e(summary)}</summary>'
+            + listen_html(a, src=src, pid=f"answer-{e.index}") + "</details>"
+        )  # fmt: skip
+    return "\n".join(out)
+
+
 def session_html(result: SessionResult) -> str:
     """The session as one self-contained page: the talk's report with the script coverage,
-    the questions and answers and the timings added."""
+    the questions and answers and the timings added. The talk and each answer can be
+    listened to: report.html plays the session's own wav files beside it."""
     from coach.render.html import clip_page, document
 
     sections = []
@@ -148,6 +186,9 @@ def session_html(result: SessionResult) -> str:
                          + _html_table(SCRIPT_HEADERS, script_rows(result.script))))  # fmt: skip
     if result.exchanges:
         sections.append(("Questions and answers", _html_table(QA_HEADERS, qa_rows(result))))
+    listen_answers = answers_html(result)
+    if listen_answers:
+        sections.append(("Listen to your answers", listen_answers))
     if result.timings:
         sections.append(("Response times", _html_table(TIMING_HEADERS, timing_rows(result))))
     if any(e.feedback is not None for e in result.exchanges):
@@ -155,7 +196,8 @@ def session_html(result: SessionResult) -> str:
                                                             feedback_rows(result))))  # fmt: skip
     title = f"{_title(result)} {result.started} ({result.status})"
     if result.talk is not None:
-        return clip_page(result.talk, sections=sections, title=title)
+        src = _recording_src(result, result.talk.file) if result.talk.ok else None
+        return clip_page(result.talk, sections=sections, title=title, audio_src=src)
     body = [f"<h1>{_e(title)}</h1>", f'<p class="meta">{_e(_context_line(result))}</p>']
     body += [f"<h2>{_e(h)}</h2>\n{html_text}" for h, html_text in sections]
     return document(title, "\n".join(body))
