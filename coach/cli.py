@@ -363,6 +363,9 @@ def _open_session(args: argparse.Namespace, kind: str, voice_input, *, want_qa: 
     """Folder, models, terminal and speech output of a session (input already open)."""
     from rich.console import Console
 
+    from coach.live.folder import SessionFolder
+    from coach.live.models import Models, live_asr_options
+    from coach.live.rehearsal import ACKS
     from coach.llm import LlmOptions
     from coach.render.live import TerminalEvents
     from coach.sinks import TeeSink, WavSink, open_sink
@@ -379,9 +382,6 @@ def _open_session(args: argparse.Namespace, kind: str, voice_input, *, want_qa: 
         )
         console = Console()
         events = TerminalEvents(console)
-    from coach.live.folder import SessionFolder
-    from coach.live.models import Models, live_asr_options
-    from coach.live.rehearsal import ACKS
         main_sink = open_sink(args.speak_to, args.output_device, on_fallback=events.note,
                               console_print=lambda _text: None)  # fmt: skip
         sink = TeeSink(main_sink, WavSink(folder.file("audience.wav")))
