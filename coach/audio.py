@@ -51,10 +51,28 @@ def _check_file(path: Path) -> None:
         raise AudioError(f"{path}: empty file (0 bytes)")
 
 
-def _open(path: Path):  # type: ignore[no-untyped-def]
+def is_url(source: str | os.PathLike[str]) -> bool:
+    """True for a URL FFmpeg opens itself ("http://...", "https://..."); a plain path or a
+    ``file://`` URI is False."""
+    head, sep, _ = str(source).partition("://")
+    return bool(sep) and head.isalpha() and len(head) > 1 and head.lower() != "file"
+
+
+def _source(path: str | os.PathLike[str]) -> Path | str:
+    """A path as a Path; a URL as it is; a ``file://`` URI as its path."""
+    text = str(path)
+    if text.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        return Path(unquote(urlparse(text).path))
+    return text if is_url(text) else Path(path)
+
+
+def _open(path: Path | str):  # type: ignore[no-untyped-def]
     import av
 
-    _check_file(path)
+    if isinstance(path, Path):
+        _check_file(path)
     try:
         container = av.open(str(path), metadata_errors="ignore")
     except (av.error.FFmpegError, UnicodeDecodeError, OSError) as exc:
@@ -106,7 +124,7 @@ def iter_blocks(
 
     Args:
         path: Any file FFmpeg reads (wav, flac, mp3, m4a, ogg...), any rate, mono or stereo
-            (channels are averaged).
+            (channels are averaged); or a URL FFmpeg opens (http, https) or a file:// URI.
         block_s: Length of each yielded block in seconds (the last one may be shorter).
         sample_rate_hz: Output sample rate in Hz.
 
@@ -119,7 +137,7 @@ def iter_blocks(
     """
     import av
 
-    path = Path(path)
+    path = _source(path)
     block_n = max(1, int(block_s * sample_rate_hz))
     container = _open(path)
     pending: list[np.ndarray] = []

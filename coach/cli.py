@@ -50,7 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="score recorded practice clips and print a delivery report",
         description="Score recorded clips (wav, flac, mp3, m4a, ogg; files or folders).",
     )
-    sc.add_argument("inputs", nargs="+", metavar="PATH", help="audio files or folders")
+    sc.add_argument("inputs", nargs="*", metavar="PATH", help="audio files or folders")
+    sc.add_argument(
+        "--list", action="append", default=[], type=Path, metavar="FILE", dest="lists",
+        help="a text file of clips to score, one path or URI per line (repeatable)",
+    )  # fmt: skip
     sc.add_argument(
         "-f", "--format", default="text", choices=["text", "json", "csv", "md", "html"],
         help="output format (default: text report in the terminal)",
@@ -63,7 +67,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--asr-model", default="tiny.en",
         help="tiny.en (default), base, or a faster-whisper model folder",
     )  # fmt: skip
-    sc.add_argument("-j", "--jobs", type=_positive_int, default=1, help="worker processes")
+    sc.add_argument(
+        "-j", "--jobs", type=_positive_int, default=None,
+        help="worker processes (default 1); with --ray, Ray workers (default: one per CPU)",
+    )  # fmt: skip
+    sc.add_argument(
+        "--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+        help="score on Ray (pip install 'coach[ray]'): a Ray instance on this machine, or the "
+        "cluster at ADDRESS (auto, HOST:6379 or ray://HOST:10001; the head ships the models)",
+    )  # fmt: skip
+    sc.add_argument(
+        "--resume", type=Path, metavar="OUT.jsonl",
+        help="write JSON Lines (or CSV for .csv) to this file row by row, skipping the clips "
+        "it already holds: run the same command again to finish an interrupted run",
+    )  # fmt: skip
     sc.add_argument(
         "--threads", type=_positive_int, default=None,
         help="ASR threads per process (default: half the CPUs, split between jobs)",
@@ -622,7 +639,7 @@ def _score(args: argparse.Namespace) -> int:
     from coach.analysis.pauses import PauseOptions
     from coach.asr import AsrOptions, Transcriber
     from coach.audio import find_audio_files
-    from coach.batch import score_many
+    from coach.batch import read_list, score_many
     from coach.render.common import error_line
     from coach.score import ScoreOptions
     from coach.vad import VadOptions
@@ -639,11 +656,37 @@ def _score(args: argparse.Namespace) -> int:
     )
     if args.format == "html" and args.out is None:
         raise OptionsError("--format html needs --out FILE.html or --out FOLDER")
-    paths = find_audio_files(args.inputs)
+    if not args.inputs and not args.lists:
+        raise OptionsError("name the clips to score: files, folders, or --list FILE")
+    paths: list[Path | str] = [*find_audio_files(args.inputs)]
+    for listed in args.lists:
+        paths += read_list(listed)
     if not paths:
-        raise OptionsError(f"no audio files found in {' '.join(map(str, args.inputs))}")
+        named = " ".join(map(str, [*args.inputs, *args.lists]))
+        raise OptionsError(f"no audio files found in {named}")
     err = Console(stderr=True)
-    transcriber = Transcriber.load(options.asr) if args.jobs == 1 else None
+    writer = None
+    if args.resume is not None:
+        paths, writer = _resume(paths, args, err)
+        if not paths:
+            writer.close()
+            print(args.resume)
+            return 0
+    if args.ray is not None:
+        from coach.cluster import RayOptions, import_ray, score_on_ray
+
+        import_ray()  # not installed: one line, before anything starts
+        ray_options = RayOptions(
+            address=args.ray or None, workers=args.jobs or 0, ship_models=bool(args.ray),
+            keep_tracks=args.format == "html",
+        )  # fmt: skip
+        run = score_on_ray(paths, options, ray_options, on_done=lambda r: done(r))
+    else:
+        jobs = args.jobs or 1
+        transcriber = Transcriber.load(options.asr) if jobs == 1 else None
+        run = score_many(
+            paths, options, jobs=jobs, transcriber=transcriber, on_done=lambda r: done(r)
+        )
     reports = []
     progress = Progress(
         TextColumn("[bold]scoring"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -665,14 +708,21 @@ def _score(args: argparse.Namespace) -> int:
                           soft_wrap=True)  # fmt: skip
 
         try:
-            for report in score_many(
-                paths, options, jobs=args.jobs, transcriber=transcriber, on_done=done
-            ):
+            for report in run:
+                if writer is not None:
+                    writer.write(report)
+                    report.tracks = None  # written: keep only what the history needs
                 reports.append(report)
         except KeyboardInterrupt:
             interrupted = True
             err.print(f"interrupted: reporting the {len(reports)} clip(s) scored so far")
-    _emit(reports, args)
+        finally:
+            if writer is not None:
+                writer.close()
+    if writer is not None:
+        print(args.resume)
+    else:
+        _emit(reports, args)
     history = _open_history(args)
     if history is not None:
         from coach.history import record_from_clip_report
@@ -684,6 +734,26 @@ def _score(args: argparse.Namespace) -> int:
     if interrupted:
         return 130
     return 1 if any(r.error for r in reports) else 0
+
+
+def _resume(paths, args: argparse.Namespace, err):  # type: ignore[no-untyped-def]
+    """The clips ``--resume FILE`` does not hold yet, and the writer that appends to it."""
+    from coach.batch import RowWriter, resume_format, still_to_score, written_files
+
+    if args.out is not None and args.out != args.resume:
+        raise OptionsError("--resume FILE is where the rows are written: leave out -o")
+    fmt = resume_format(args.resume)
+    if args.format not in ("text", fmt):
+        raise OptionsError(
+            f"--resume writes JSON Lines (a .jsonl file) or CSV (a .csv file), not "
+            f"{args.format}: name the file for the format you want"
+        )
+    written = written_files(args.resume)
+    todo = still_to_score([str(p) for p in paths], written)
+    if written:
+        err.print(f"resuming {args.resume}: {len(paths) - len(todo)} clip(s) already there, "
+                  f"{len(todo)} to score", highlight=False, soft_wrap=True)  # fmt: skip
+    return todo, RowWriter(args.resume, fmt)
 
 
 def _emit(reports, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]

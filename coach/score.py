@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -232,7 +231,7 @@ def score_file(
     for bad input)."""
     name = str(path)
     try:
-        blocks = audio.iter_blocks(Path(path), block_s=30.0)
+        blocks = audio.iter_blocks(path, block_s=30.0)
         measured = measure(
             chunks(blocks, chunk_s=options.chunk_s), transcriber, options, on_chunk=on_chunk
         )

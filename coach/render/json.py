@@ -18,6 +18,13 @@ def clip_object(report: ClipReport) -> dict[str, Any]:
     return jsonable(report.to_dict())
 
 
+def json_line(report: ClipReport) -> str:
+    """The clip as one compact JSON line (no newline): a row of JSON Lines."""
+    return json.dumps(
+        clip_object(report), ensure_ascii=False, allow_nan=False, separators=(",", ":")
+    )
+
+
 def render_json(reports: Sequence[ClipReport]) -> str:
     """Render clips as JSON.
 
@@ -31,8 +38,4 @@ def render_json(reports: Sequence[ClipReport]) -> str:
             json.dumps(clip_object(reports[0]), indent=2, ensure_ascii=False, allow_nan=False)
             + "\n"
         )
-    lines = [
-        json.dumps(clip_object(r), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-        for r in reports
-    ]
-    return "\n".join(lines) + "\n"
+    return "\n".join(json_line(r) for r in reports) + "\n"
