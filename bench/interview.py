@@ -60,13 +60,16 @@ def main() -> int:
 
     import json
 
-    from coach.live.models import Models, live_asr_options
+    from coach.live.models import Models, live_asr_options, session_threads
     from coach.llm import LlmOptions
     from coach.tts import TtsOptions
 
     manifest = json.loads((ROOT / "audio_fixtures" / "manifest.json").read_text())
     answers = [ROOT / "audio_fixtures" / n for n in manifest["interview_answers"]]
-    models = Models(live_asr_options(), LlmOptions(model=args.llm_model), TtsOptions(), lines=())
+    asr_threads, llm_threads = session_threads(with_llm=True)  # as `coach interview`
+    models = Models(live_asr_options(threads=asr_threads),
+                    LlmOptions(model=args.llm_model, threads=llm_threads), TtsOptions(),
+                    lines=())  # fmt: skip
     labels = [manifest["fixtures"][n]["vague"] for n in manifest["interview_answers"]]
     turns = vague = followed = 0
     sources: Counter[str] = Counter()

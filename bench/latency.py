@@ -100,7 +100,7 @@ def main() -> int:
     from coach.live.events import QuietEvents
     from coach.live.folder import SessionFolder
     from coach.live.inputs import FileInput
-    from coach.live.models import Models, live_asr_options
+    from coach.live.models import Models, live_asr_options, session_threads
     from coach.live.options import RehearseOptions
     from coach.live.rehearsal import ACKS, Rehearsal
     from coach.llm import LlmOptions
@@ -118,7 +118,9 @@ def main() -> int:
 
         ear = None if args.audience_asr == "none" else AsrOptions(model=args.audience_asr,
                                                                   cpu_threads=1)  # fmt: skip
-        models = Models(live_asr_options(), LlmOptions(model=args.llm_model), TtsOptions(),
+        asr_threads, llm_threads = session_threads(with_llm=True)  # as `coach rehearse`
+        models = Models(live_asr_options(threads=asr_threads),
+                        LlmOptions(model=args.llm_model, threads=llm_threads), TtsOptions(),
                         lines=ACKS, ear=ear)  # fmt: skip
         sink = WavSink(folder.file("audience.wav"))
         events = QuietEvents()

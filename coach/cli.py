@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
 
 from coach import __version__
-from coach.errors import CoachError, OptionsError
+from coach.errors import CoachError, OptionsError, one_line
 from coach.targets import PACE_BAND_WPM, STAR_COVERAGE
 
 logger = logging.getLogger("coach")
@@ -381,7 +382,7 @@ def _open_session(args: argparse.Namespace, kind: str, voice_input, *, want_qa: 
     from rich.console import Console
 
     from coach.live.folder import SessionFolder
-    from coach.live.models import Models, live_asr_options
+    from coach.live.models import Models, live_asr_options, session_threads
     from coach.live.rehearsal import ACKS
     from coach.llm import LlmOptions
     from coach.render.live import TerminalEvents
@@ -390,9 +391,12 @@ def _open_session(args: argparse.Namespace, kind: str, voice_input, *, want_qa: 
 
     try:
         folder = SessionFolder(args.save) if args.save else SessionFolder.new(None, kind)
+        asr_threads, llm_threads = session_threads(with_llm=want_qa)  # never more than the cores
         models = Models(
-            live_asr_options(args.asr_model),
-            LlmOptions(model=args.llm_model, seed=args.seed) if want_qa else None,
+            live_asr_options(args.asr_model, threads=asr_threads),
+            LlmOptions(model=args.llm_model, seed=args.seed, threads=llm_threads)
+            if want_qa
+            else None,
             TtsOptions(voice=args.voice) if want_qa else None,
             lines=ACKS if kind == "rehearse" else (),
             ear=_ear_options(args) if kind == "rehearse" and want_qa else None,
@@ -434,6 +438,17 @@ def _record(history, record) -> None:  # type: ignore[no-untyped-def]
         history.add(record)
     except _CoachError as exc:
         print(f"coach: not recorded in the history: {exc}", file=sys.stderr)
+
+
+def _run_session(session, history):  # type: ignore[no-untyped-def]
+    """Run a rehearsal or an interview; the history is closed if it fails (the session
+    folder is saved by then, and main prints the error as one line)."""
+    try:
+        return session.run()
+    except BaseException:
+        if history is not None:
+            history.close()
+        raise
 
 
 def _finish_session(result, console, history, *, scenario: str = "") -> int:  # type: ignore[no-untyped-def]
@@ -483,7 +498,7 @@ def _rehearse(args: argparse.Namespace) -> int:
     rehearsal = Rehearsal(voice_input, models, sink, folder, options, events=events,
                           script_text=script_text, started_at=started)  # fmt: skip
     _listen_for_enter(rehearsal.end_phase_now)
-    result = rehearsal.run()
+    result = _run_session(rehearsal, history)
     name = Path(args.input).stem if args.input else ""
     return _finish_session(result, console, history, scenario=name)
 
@@ -540,7 +555,7 @@ def _interview(args: argparse.Namespace) -> int:
         context=context,
     )  # fmt: skip
     _listen_for_enter(interview.end_phase_now)
-    result = interview.run()
+    result = _run_session(interview, history)
     label = scenario.name if scenario else args.role
     return _finish_session(result, console, history, scenario=label)
 
@@ -588,8 +603,11 @@ def _listen_for_enter(callback) -> None:  # type: ignore[no-untyped-def]
         return
 
     def read() -> None:
-        while sys.stdin.readline():
-            callback()
+        try:
+            while sys.stdin.readline():
+                callback()
+        except (OSError, ValueError):  # stdin closed or gone: Enter no longer ends a phase
+            return
 
     threading.Thread(target=read, name="coach-enter", daemon=True).start()
 
@@ -815,11 +833,24 @@ def _models(args: argparse.Namespace) -> int:
     return 0
 
 
+def _thread_failed(hook: threading.ExceptHookArgs) -> None:
+    """A background thread failed where nothing waits for its result: one line on stderr,
+    the traceback with -v -v (threads whose work matters hand their errors to the main
+    thread, which exits non-zero)."""
+    if hook.exc_type is SystemExit or hook.exc_value is None:
+        return
+    exc_info = (hook.exc_type, hook.exc_value, hook.exc_traceback)
+    logging.getLogger("coach").debug("thread failed", exc_info=exc_info)
+    name = hook.thread.name if hook.thread is not None else "a thread"
+    print(f"coach: {name} failed: {one_line(hook.exc_value)}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `coach` console script; returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
     _setup_logging(args.verbose)
+    threading.excepthook = _thread_failed
     try:
         if args.command == "score":
             return _score(args)

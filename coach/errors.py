@@ -33,3 +33,12 @@ class OptionsError(CoachError):
     """An option has a value outside its allowed range."""
 
     exit_code = 2
+
+
+def one_line(exc: BaseException) -> str:
+    """An error as one line for the user: a :class:`CoachError`'s message as it is, anything
+    else as its type and the first line of its message ("RuntimeError: out of memory")."""
+    if isinstance(exc, CoachError):
+        return str(exc)
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from coach.errors import ModelError
+from coach.errors import CoachError, ModelError
 
 logger = logging.getLogger(__name__)
 
@@ -35,11 +36,16 @@ class LlmOptions:
     n_batch x vocabulary floats (512 x 152k = 311 MB for Qwen2.5); 128 measured as fast
     on 2 cores for a quarter of the memory."""
     threads: int = 0
-    """CPU threads; 0 uses every logical CPU (token generation is memory-bound)."""
+    """CPU threads; 0 uses every logical CPU (token generation is memory-bound). A live
+    session gives it its share of the cores (:func:`coach.live.models.session_threads`)."""
     temperature: float = 0.7
     """Sampling temperature."""
     seed: int = 0
     """Sampling seed, for repeatable sessions."""
+
+
+class GenerationCancelled(CoachError):
+    """:meth:`ChatModel.cancel` stopped a generation between two tokens."""
 
 
 Message = dict[str, str]
@@ -80,6 +86,17 @@ class ChatModel:
         self._llama = llama
         self.options = options
         self.path = path
+        self._cancel = threading.Event()
+
+    def cancel(self) -> None:
+        """Stop every generation at its next token (from any thread), and refuse new ones
+        until :meth:`resume`: a session ending on Ctrl-C or an error does not wait for a
+        reply nobody will hear."""
+        self._cancel.set()
+
+    def resume(self) -> None:
+        """Allow generations again after :meth:`cancel`."""
+        self._cancel.clear()
 
     @classmethod
     def load(cls, options: LlmOptions = LlmOptions()) -> ChatModel:
@@ -126,7 +143,12 @@ class ChatModel:
 
         Yields:
             Text pieces as the model produces them.
+
+        Raises:
+            GenerationCancelled: :meth:`cancel` was called (checked before every token).
         """
+        if self._cancel.is_set():
+            raise GenerationCancelled("the LLM was stopped")
         kwargs: dict[str, Any] = {}
         if schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": schema}
@@ -137,6 +159,8 @@ class ChatModel:
             temperature=self.options.temperature if temperature is None else temperature,
             **kwargs,
         ):
+            if self._cancel.is_set():
+                raise GenerationCancelled("the LLM was stopped")
             piece = chunk["choices"][0]["delta"].get("content")
             if piece:
                 yield piece

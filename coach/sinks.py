@@ -150,8 +150,11 @@ class WavSink(AudioSink):
         self._busy_until = t + chunk.duration_s
         samples = _resample_int16(chunk.samples, chunk.sample_rate_hz, self.sample_rate_hz)
         start = self._frames
-        self._file.write(samples)
-        self._file.flush()
+        try:
+            self._file.write(samples)
+            self._file.flush()
+        except (RuntimeError, OSError) as exc:  # libsndfile: a full disk, a vanished folder
+            raise AudioError(f"{self.path}: cannot write the speech ({_first_line(exc)})") from exc
         self._frames += samples.size
         rate = self.sample_rate_hz
         self.segments.append((chunk.text, start / rate, self._frames / rate))
@@ -337,12 +340,18 @@ class TeeSink(AudioSink):
         self.main.drain()
 
     def close(self) -> None:
-        """Close every sink."""
+        """Close every sink (each one, even after one fails; the first failure is raised)."""
         if self.closed:
             return
+        failure: AudioError | None = None
         for sink in [self.main, *self.copies]:
-            sink.close()
+            try:
+                sink.close()
+            except AudioError as exc:
+                failure = failure or exc
         super().close()
+        if failure is not None:
+            raise failure
 
 
 def open_sink(

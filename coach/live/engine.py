@@ -22,7 +22,7 @@ import numpy as np
 
 from coach import SAMPLE_RATE
 from coach.audience import Question
-from coach.errors import CoachError
+from coach.errors import one_line
 from coach.live.asker import Asker, Verdict
 from coach.live.events import Events, QuietEvents
 from coach.live.folder import SessionFolder
@@ -37,6 +37,37 @@ from coach.stream import DeviceError
 from coach.tts import Speaker, SpeechChunk
 
 logger = logging.getLogger(__name__)
+
+
+class Worker(concurrent.futures.Executor):
+    """The session's one thread for the LLM and the voice, with a bounded queue.
+
+    At most ``bound`` jobs wait or run at once; :meth:`submit` blocks while it is full. The
+    engine keeps two or three in flight (the next question, a candidate prepared during
+    the talk, the lines to synthesise), so the bound only stops a runaway from piling up
+    work that would delay the end of the session.
+    """
+
+    def __init__(self, bound: int = 4) -> None:
+        self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="coach-llm")
+        self._slots = threading.BoundedSemaphore(bound)
+
+    def submit(  # type: ignore[override]
+        self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
+    ) -> concurrent.futures.Future[Any]:
+        """Queue ``fn(*args, **kwargs)``; waits while ``bound`` jobs are queued or running."""
+        self._slots.acquire()
+        try:
+            future = self._pool.submit(fn, *args, **kwargs)
+        except BaseException:
+            self._slots.release()
+            raise
+        future.add_done_callback(lambda _f: self._slots.release())
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Stop the thread (queued jobs dropped with ``cancel_futures``)."""
+        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
 def _in_thread(
@@ -107,7 +138,7 @@ class Conversation:
             folder.path, kind=self.kind, started=dt.datetime.now().isoformat(timespec="seconds")
         )
         self._stop = threading.Event()
-        self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="coach-llm")
+        self._pool = Worker()
         self.speaker: Speaker | None = None
         """The voice, once the questions start (None: none loaded, speech as text only)."""
         self._speech: dict[str, list[SpeechChunk]] = {}
@@ -128,9 +159,16 @@ class Conversation:
     # -- running ---------------------------------------------------------------------------
 
     def run(self) -> SessionResult:
-        """Run the session; the folder is complete whatever happens."""
+        """Run the session; the folder is complete whatever happens.
+
+        Raises:
+            Exception: whatever stopped the session other than Ctrl-C or a lost device (a
+                failed recogniser thread, an audio output that failed...), after the
+                folder is saved with status "failed" and the reason in its notes.
+        """
         res = self.result
         self._save()
+        failure: BaseException | None = None
         try:
             self._body()
             if res.status == "running":
@@ -141,17 +179,37 @@ class Conversation:
         except DeviceError as exc:
             res.status = "device_lost"
             res.notes.append(str(exc))
+        except BaseException as exc:
+            failure = exc
+            res.status = "failed"
+            res.notes.append(f"stopped by an error: {one_line(exc)}")
+            raise
         finally:
-            self.events.end_phase()
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            try:
-                self.sink.close()
-            except CoachError as exc:
-                res.notes.append(f"audio output: {exc}")
-            self.input.close()
-            self._finish()
-            self._save(pages=True)
+            self._close(failure)
         return res
+
+    def _close(self, failure: BaseException | None) -> None:
+        """Stop the worker (the LLM stops between two tokens), close the devices and save
+        everything; what fails here is noted, and raised only if nothing failed before."""
+        res = self.result
+        self.events.end_phase()
+        self.models.cancel_generation()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        self.models.resume_generation()
+        for what, close in (("audio output", self.sink.close), ("audio input", self.input.close)):
+            try:
+                close()
+            except Exception as exc:  # noqa: BLE001 - the session is over; noted
+                res.notes.append(f"{what}: {one_line(exc)}")
+        errors: list[Exception] = []
+        for step in (self._finish, lambda: self._save(pages=True)):
+            try:
+                step()
+            except Exception as exc:  # noqa: BLE001 - the next step still runs
+                logger.debug("closing the session", exc_info=True)
+                errors.append(exc)
+        if errors and failure is None:
+            raise errors[0]
 
     def _body(self) -> None:
         raise NotImplementedError
@@ -398,6 +456,9 @@ class Conversation:
                     break
         except (KeyboardInterrupt, DeviceError):
             self._finish_answer(recorder, exchange, name, timing, time.monotonic())
+            raise
+        except BaseException:
+            recorder.close()  # the answer's wav stays readable
             raise
         self._finish_answer(recorder, exchange, name, timing, time.monotonic())
         return True

@@ -2,23 +2,51 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 
 from coach.asr import AsrOptions, Transcriber
-from coach.errors import CoachError
+from coach.errors import one_line
 from coach.llm import ChatModel, LlmOptions
 from coach.tts import Speaker, SpeechChunk, TtsOptions
 
+logger = logging.getLogger(__name__)
 
-def live_asr_options(model: str = "tiny.en") -> AsrOptions:
-    """Recogniser options for a live session: every core for each call.
+
+def live_asr_options(model: str = "tiny.en", *, threads: int | None = None) -> AsrOptions:
+    """Recogniser options for a live session: ``threads`` for each call (None: every core).
 
     Batch scoring runs one thread per core for throughput; live, one utterance at a time
     decides how soon the reply comes: tiny.en took 1.8 s on 7 s of speech with one
-    thread and 1.3 s with two on the 2-core development machine.
+    thread and 1.3 s with two on the 2-core development machine. With the LLM running
+    beside it, give it its share (:func:`session_threads`).
     """
-    return AsrOptions(model=model, cpu_threads=os.cpu_count() or 0)
+    return AsrOptions(model=model, cpu_threads=threads or os.cpu_count() or 0)
+
+
+def session_threads(*, with_llm: bool, cpus: int | None = None) -> tuple[int, int]:
+    """Threads for the live recogniser and for the LLM, so that together they ask for no
+    more than the cores.
+
+    In a session with questions both run at once: the recogniser transcribes the talk and
+    each answer utterance by utterance while the LLM prepares the next question. Two
+    thread pools that each take every core make both wait on each other (2 x 2 threads on
+    2 cores), so each gets its share: the recogniser the larger half, which decides how
+    soon the reply comes. Without the LLM the recogniser gets every core.
+
+    Args:
+        with_llm: the LLM is loaded for this session.
+        cpus: logical CPUs to share (None: ``os.cpu_count()``).
+
+    Returns:
+        ``(asr_threads, llm_threads)``; ``llm_threads`` is 0 without the LLM.
+    """
+    n = max(1, cpus or os.cpu_count() or 1)
+    if not with_llm:
+        return n, 0
+    asr = max(1, (n + 1) // 2)
+    return asr, max(1, n - asr)
 
 
 class Models:
@@ -70,26 +98,41 @@ class Models:
         self._thread.start()
 
     def _load(self) -> None:
+        """The background load; a model that fails (in any way) is noted in ``errors``."""
         if self._ear_options is not None:
             try:
                 self._ear = Transcriber.load(self._ear_options)
-            except CoachError as exc:
-                self.errors["audience asr"] = str(exc)
+            except Exception as exc:  # noqa: BLE001 - the live words stand in
+                self.errors["audience asr"] = one_line(exc)
             finally:
                 self._ear_ready.set()
         if self._speaker is None and self._tts_options is not None:
             try:
                 self._speaker = Speaker.load(self._tts_options)
-            except CoachError as exc:
-                self.errors["voice"] = str(exc)
+            except Exception as exc:  # noqa: BLE001 - questions shown as text
+                self.errors["voice"] = one_line(exc)
         if self._speaker is not None:
-            for text in self._lines:
-                self.acks[text] = list(self._speaker.speak(text))
+            try:
+                for text in self._lines:
+                    self.acks[text] = list(self._speaker.speak(text))
+            except Exception as exc:  # noqa: BLE001 - the lines are synthesised when said
+                logger.warning("the voice could not say %r in advance: %s", text, one_line(exc))
         if self._llm is None and self._llm_options is not None:
             try:
                 self._llm = ChatModel.load(self._llm_options)
-            except CoachError as exc:
-                self.errors["llm"] = str(exc)
+            except Exception as exc:  # noqa: BLE001 - questions built from the talk
+                self.errors["llm"] = one_line(exc)
+
+    def cancel_generation(self) -> None:
+        """Stop the LLM's generation at its next token, without waiting for the load (a
+        session ending); :meth:`resume_generation` allows it again."""
+        if isinstance(self._llm, ChatModel):
+            self._llm.cancel()
+
+    def resume_generation(self) -> None:
+        """Allow the LLM to generate again after :meth:`cancel_generation`."""
+        if isinstance(self._llm, ChatModel):
+            self._llm.resume()
 
     def wait(self) -> None:
         """Wait for the background load."""

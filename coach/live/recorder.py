@@ -24,6 +24,7 @@ from coach import SAMPLE_RATE
 from coach.analysis import fillers, prosody
 from coach.asr import Transcriber
 from coach.endpoint import Endpointer, EndpointOptions, Utterance
+from coach.errors import CoachError, one_line
 from coach.report import ClipReport
 from coach.score import Measured, ScoreOptions, analyze
 from coach.stream import AudioFrame
@@ -148,8 +149,7 @@ class TalkRecorder:
         """Take the next frame; returns utterances that closed on it (already queued)."""
         if self._finished:
             raise RuntimeError("TalkRecorder.feed after finish()")
-        if self._error is not None:
-            raise self._error
+        self._raise_worker_error()
         if self._wav is not None:
             self._wav.write(frame.samples)
             if len(self._flags) % 33 == 0:  # about once a second: header and data on disk
@@ -208,9 +208,10 @@ class TalkRecorder:
                     words = ear.transcribe(utt.float32(), offset_s=utt.samples_start_s)
                     with self._lock:
                         self._ear_words[utt.start_s] = split_words(words)
-                except Exception:  # noqa: BLE001 - the live words stand in
-                    logger.warning("the audience's recogniser failed on an utterance",
-                                   exc_info=True)  # fmt: skip
+                except Exception as exc:  # noqa: BLE001 - the live words stand in
+                    logger.warning("the audience's recogniser failed on an utterance: %s",
+                                   one_line(exc))  # fmt: skip
+                    logger.debug("the audience's recogniser failed", exc_info=True)
             if self._ear_jobs.empty():
                 self._ear_idle.set()
 
@@ -245,9 +246,18 @@ class TalkRecorder:
                         self._timings["asr_s"] += time.perf_counter() - t0
                     self.transcribed_at[utt.start_s] = time.monotonic()
             except BaseException as exc:  # surfaced on the next feed()/finish()
-                logger.exception("live worker failed")
+                logger.debug("live worker failed", exc_info=True)
                 self._error = exc
                 return
+
+    def _raise_worker_error(self) -> None:
+        """Raise what stopped the worker thread, as a one-line :class:`CoachError`."""
+        exc = self._error
+        if exc is None:
+            return
+        if isinstance(exc, CoachError | KeyboardInterrupt):
+            raise exc
+        raise CoachError(f"live transcription failed: {one_line(exc)}") from exc
 
     # -- output --------------------------------------------------------------------------
 
@@ -257,13 +267,17 @@ class TalkRecorder:
             words = sorted(self._words, key=lambda w: w.start_s)
         return " ".join(w.text.strip() for w in words if w.text.strip())
 
-    def heard_so_far(self) -> str:
-        """The talk as the audience heard it: each utterance in the second recogniser's
-        words where it has heard it again, else in the live words."""
+    def heard_words(self) -> list[Word]:
+        """The talk's words as the audience heard them: each utterance in the second
+        recogniser's words where it has heard it again, else in the live words."""
         with self._lock:
             starts = sorted(self._utt_words)
             parts = [self._ear_words.get(s, self._utt_words[s]) for s in starts]
-        return " ".join(w.text.strip() for ws in parts for w in ws if w.text.strip())
+        return [w for ws in parts for w in ws if w.text.strip()]
+
+    def heard_so_far(self) -> str:
+        """:meth:`heard_words` as text."""
+        return " ".join(w.text.strip() for w in self.heard_words())
 
     def heard_count(self) -> int:
         """Utterances heard so far (by either recogniser): a change means new text."""
@@ -345,8 +359,7 @@ class TalkRecorder:
         self._worker.join()
         if self._wav is not None:
             self._wav.close()
-        if self._error is not None:
-            raise self._error
+        self._raise_worker_error()
         with self._lock:
             words = sorted(self._words, key=lambda w: w.start_s)
             tracks = prosody.Tracks.concat(self._tracks)
@@ -362,5 +375,7 @@ class TalkRecorder:
             self._finished = True
             self._jobs.put(None)
             self._worker.join(timeout=30)
+        if self._ear_worker is not None:
+            self._ear_jobs.put(None)
         if self._wav is not None and not self._wav.closed:
             self._wav.close()

@@ -28,20 +28,25 @@ from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
+import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from coach.analysis.answers import judge_answer
+from coach.analysis.asking import unsure_words
 from coach.audience import Audience, Question, follow_up_lines
-from coach.errors import CoachError
+from coach.errors import CoachError, one_line
 from coach.live.asker import Verdict
 from coach.live.engine import Conversation
 from coach.live.recorder import TalkRecorder
 from coach.live.results import Exchange, TurnTiming
-from coach.report import ClipReport
+from coach.report import ClipReport, ReportWord
 from coach.stream import DeviceError
+from coach.transcript import Word
+
+logger = logging.getLogger(__name__)
 
 ACK_AFTER_TALK = "Thank you for the talk."
 ACK_ANSWERED = ("Thank you.", "Okay, thanks.", "Got it, thank you.", "Thanks.")
@@ -74,8 +79,9 @@ class AudienceAsker:
     def next_question(self) -> Question | None:
         if self._asked >= self.n:
             return None
+        q = self.audience.next_question(optional=self._asked > 0)
         self._asked += 1
-        return self.audience.next_question()
+        return q
 
     def judge(self, exchange: Exchange) -> Verdict:
         q, answer = exchange.question, exchange.answer
@@ -127,6 +133,7 @@ class Rehearsal(Conversation):
         self._prep: concurrent.futures.Future[object] | None = None
         self._prep_heard = 0
         self._heard = ""
+        self._heard_words: list[Word] = []
         """The talk as the audience heard it (its own recogniser where it caught up)."""
 
     def _prepare_during_talk(self, recorder: TalkRecorder) -> None:
@@ -147,10 +154,12 @@ class Rehearsal(Conversation):
         if heard == self._prep_heard:
             return
         self._prep_heard = heard
-        audience, text = self._audience, recorder.heard_so_far()
+        audience, words = self._audience, recorder.heard_words()
+        text = " ".join(w.text.strip() for w in words)
 
         def job() -> None:  # a candidate, and its speech, made while the talk goes on
-            q = audience.prepare(text, limit=2 * self.options.questions + 1)
+            q = audience.prepare(text, limit=2 * self.options.questions + 1,
+                                 unsure=_unsure(words))  # fmt: skip
             speaker = self.models.speaker()
             if q is not None and speaker is not None:
                 self._speech[q.spoken_text] = list(speaker.speak(q.spoken_text))
@@ -177,16 +186,23 @@ class Rehearsal(Conversation):
             self.events.note("questions are built from the talk's claims (no LLM)")
         self._end_preparation()
         heard = self._heard or talk.transcript
+        unsure = _unsure(self._heard_words) if self._heard else _unsure(talk.words)
         audience = self._audience or Audience(llm, heard, self.options.audience)
-        audience.update(heard)
+        audience.update(heard, unsure=unsure)
         asker = AudienceAsker(audience, self.options.questions,
                               min_words=self.options.min_answer_words)  # fmt: skip
-        # the talk's HTML report is written while the first question is made
         # the talk's HTML and Markdown pages (charts: about 1.5 s) are written beside the
         # questions, from a copy holding the talk only; the final pages replace them
         talk_only = dataclasses.replace(self.result, exchanges=[], timings=[])
-        pages = threading.Thread(target=self._write_pages, args=(talk_only,),
-                                 name="coach-pages")  # fmt: skip
+
+        def write_pages() -> None:
+            try:
+                self._write_pages(talk_only)
+            except Exception as exc:  # noqa: BLE001 - written again at the end
+                logger.debug("the talk's pages", exc_info=True)
+                self.result.notes.append(f"the talk's report pages: {one_line(exc)}")
+
+        pages = threading.Thread(target=write_pages, name="coach-pages")
         pages.start()
         try:
             self._qa(asker, self._talk_timing)
@@ -227,6 +243,9 @@ class Rehearsal(Conversation):
             res.status = "device_lost"
             res.notes.append(f"{exc}; the talk so far is kept and scored")
             ended_by = "device lost"
+        except BaseException:
+            recorder.close()  # talk.wav stays readable
+            raise
         decided = time.monotonic()
         self.events.end_phase()
         self.events.note(f"talk ended ({ended_by}): {recorder.received_s:.1f} s recorded")
@@ -234,6 +253,7 @@ class Rehearsal(Conversation):
         transcript_ready = time.monotonic()
         # what the audience quotes: the talk heard again by its recogniser, as far as it got
         self._heard = recorder.heard_text(wait_s=opts.ear_wait_s if self.input.realtime else 600.0)
+        self._heard_words = recorder.heard_words()
         res.talk = report
         self._talk_timing = TurnTiming(
             0, "talk", decided_s=self.rel(decided), transcript_s=self.rel(transcript_ready),
@@ -253,3 +273,8 @@ class Rehearsal(Conversation):
             res.notes.append("no speech was heard in the talk: check the microphone level")
             return None
         return report
+
+
+def _unsure(words: Iterable[Word | ReportWord]) -> list[str]:
+    """The words the recogniser was unsure of: the audience does not quote them back."""
+    return unsure_words((w.text, w.probability) for w in words)

@@ -124,7 +124,8 @@ class SessionResult:
     script: Any = None
     """Script coverage (coach.analysis.script.ScriptCoverage), if a script was given."""
     status: str = "running"
-    """"complete", "interrupted" (Ctrl-C), "device_lost", "no_speech" or "running"."""
+    """"complete", "interrupted" (Ctrl-C), "device_lost", "no_speech", "failed" (an error
+    stopped it; the reason is in ``notes``) or "running"."""
     notes: list[str] = field(default_factory=list)
     """One-line notes for the person (model missing, answers ran out, device lost...)."""
     ready_s: float | None = None
