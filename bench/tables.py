@@ -1,6 +1,6 @@
 """Markdown tables for the README, made from ``bench/results/*.json`` (never typed by hand).
 
-    .venv/bin/python bench/tables.py questions judge latency accuracy accuracy_external speed
+    .venv/bin/python bench/tables.py questions judge latency accuracy accuracy_external speed ray
 
 Each table names the results file, its date and commit, so every published figure can be
 traced to the run that produced it.
@@ -246,9 +246,30 @@ def speed() -> str:
     return "\n".join(rows) + "\n\n" + _source(doc, "speed")
 
 
+def ray() -> str:
+    doc = _load("ray")
+    f = doc["figures"]
+    n, n_long = f["clips"], f["clips_long"]
+    rows = [
+        f"| {n} and {n_long} clips ({f['audio_s_per_clip']} s each on average), {f['asr_model']}, "
+        f"{f['cores']} cores, median of {f['repeats']} runs | {n} clips, s | {n_long} clips, s "
+        f"| clips/min ({n_long} clips) | cost per clip, s | fixed cost, s |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for key, label in (("jobs", f"coach score --jobs {f['jobs']}, whole process"),
+                       ("ray", "coach score --ray (local Ray, one worker per CPU), whole "
+                               "process")):  # fmt: skip
+        m = f[key]
+        rows.append(
+            f"| {label} | {m['wall_s_short']} | {m['wall_s_long']} | "
+            f"{m['clips_per_min_long']} | {m['per_clip_s']} | {m['fixed_s']} |"
+        )
+    return "\n".join(rows) + "\n\n" + _source(doc, "ray")
+
+
 def main() -> int:
     names = ["questions", "interview_questions", "judge", "latency", "accuracy",
-             "accuracy_external", "speed"]  # fmt: skip
+             "accuracy_external", "speed", "ray"]  # fmt: skip
     for name in sys.argv[1:] or names:
         print(globals()[name]())
         print()
