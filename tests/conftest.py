@@ -2,13 +2,21 @@
 
 Nothing here loads a model. The fixtures in audio_fixtures/ come from
 scripts/make_fixtures.py, which also writes audio_fixtures/manifest.json.
+
+A test marked ``models`` needs the default models; it is skipped, saying which are
+missing and what fetches them, when they are not installed (``$COACH_MODELS_DIR`` points
+elsewhere to try that). Mark each test that loads a model, never a whole module, so
+``make test-fast`` (``-m "not models"``) still runs the module's other tests.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -18,6 +26,46 @@ from coach.transcript import Word
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "audio_fixtures"
 """Folder of the generated audio fixtures."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "devices: plays and records through PortAudio and a private PulseAudio with null "
+        "sinks (skips, saying why, when PulseAudio or the ALSA pulse plugin is missing)",
+    )
+
+
+@cache
+def missing_models() -> str:
+    """Why the default models cannot be used: '' when every one is installed."""
+    from coach import models
+    from coach.errors import CoachError
+
+    try:
+        specs = models.load_manifest()
+    except CoachError as exc:
+        return f"cannot read the model manifest: {exc}"
+    missing = []
+    for name, spec in specs.items():
+        if not spec.default:
+            continue
+        try:
+            models.installed_path(name)
+        except CoachError:
+            missing.append(name)
+    if not missing:
+        return ""
+    return (
+        f"needs the default models; not installed in {models.models_dir()}: "
+        f"{', '.join(missing)} (run `make models`)"
+    )
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skip a test marked ``models`` when the default models are not installed."""
+    if item.get_closest_marker("models") is not None and (why := missing_models()):
+        pytest.skip(why)
 
 
 @pytest.fixture(autouse=True)
@@ -56,6 +104,19 @@ def _manifest() -> dict[str, Any]:
     return json.loads(fixture_path("manifest.json").read_text())
 
 
+@cache
+def generator() -> ModuleType:
+    """scripts/make_fixtures.py imported (not run; Piper is needed only to synthesise): the
+    data the fixtures were made from, to check the manifest against instead of retyping it."""
+    path = ROOT / "scripts" / "make_fixtures.py"
+    spec = importlib.util.spec_from_file_location("make_fixtures", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up while defined
+    spec.loader.exec_module(module)
+    return module
+
+
 SILENCE_DB = -40.0
 """A 10 ms frame whose RMS is at or below this (dBFS) counts as silence."""
 FRAME = 160
@@ -80,11 +141,6 @@ def longest_run(mask: Any) -> int:
     return best
 
 
-MAX_ANSWER_SILENCE_S = 0.7
-"""No stretch of silence inside an answer recording may last this long (the live
-endpointer would end the answer there)."""
-
-
 def check_answer_recording(name: str, length_s: tuple[float, float]) -> None:
     """An answer recording agrees with its manifest entry: format, length within
     ``length_s``, and segments that tile the clip and hold its text."""
@@ -100,8 +156,9 @@ def check_answer_recording(name: str, length_s: tuple[float, float]) -> None:
     low, high = length_s
     assert low <= info.duration <= high
     segs = entry["segments"]
-    assert segs[0]["position"] == "lead" and segs[0]["duration_s"] == pytest.approx(0.5)
-    assert segs[-1]["position"] == "tail" and segs[-1]["duration_s"] >= 0.6
+    gaps = generator().ANSWER_GAP_S
+    assert segs[0]["position"] == "lead" and segs[0]["duration_s"] == pytest.approx(gaps["lead"])
+    assert segs[-1]["position"] == "tail" and segs[-1]["duration_s"] >= gaps["tail"]
     assert sum(s["duration_s"] for s in segs) == pytest.approx(entry["duration_s"], abs=1e-4)
     spoken = [s["text"] for s in segs if s["kind"] != "silence"]
     assert " ".join(spoken) == entry["text"]
@@ -110,23 +167,26 @@ def check_answer_recording(name: str, length_s: tuple[float, float]) -> None:
 
 
 def check_no_inner_silence(name: str) -> None:
-    """Lead and tail silences are there, and no silence between them reaches
-    :data:`MAX_ANSWER_SILENCE_S`, measured on the audio and in the manifest."""
+    """Lead and tail silences are there, and no silence between them reaches the
+    generator's ``ANSWER_MAX_SILENCE_S`` (the live endpointer would end the answer there),
+    measured on the audio and in the manifest."""
     import numpy as np
     import soundfile as sf
 
+    gen = generator()
+    max_silence_s = gen.ANSWER_MAX_SILENCE_S
     entry = manifest_entry(name)
     x, rate = sf.read(str(fixture_path(name)), dtype="float64")
     assert rate == 16000
     db = frame_db(x)
     loud = np.flatnonzero(db > SILENCE_DB)
     first, last = int(loud[0]), int(loud[-1]) + 1
-    assert first * FRAME / rate >= 0.5 - 1e-9
-    assert (db.size - last) * FRAME / rate >= 0.6 - 1e-9
+    assert first * FRAME / rate >= gen.ANSWER_GAP_S["lead"] - 1e-9
+    assert (db.size - last) * FRAME / rate >= gen.ANSWER_GAP_S["tail"] - 1e-9
     longest = longest_run(db[first:last] <= SILENCE_DB) * FRAME / rate
-    assert longest < MAX_ANSWER_SILENCE_S, f"{name}: {longest:.2f} s of silence inside"
+    assert longest < max_silence_s, f"{name}: {longest:.2f} s of silence inside"
     inner = [s for s in entry["segments"][1:-1] if s["kind"] == "silence"]
-    assert all(s["duration_s"] < MAX_ANSWER_SILENCE_S for s in inner)
+    assert all(s["duration_s"] < max_silence_s for s in inner)
 
 
 def manifest() -> dict[str, Any]:

@@ -1,7 +1,8 @@
-"""End-to-end tests of `coach score` and `coach models` with the real default model.
+"""`coach score` and `coach models` from the command line.
 
-They run the shipped fixtures (audio_fixtures/, made by scripts/make_fixtures.py) through
-the whole pipeline with tiny.en; `make setup` fetches the model.
+The tests marked ``models`` run the shipped fixtures (audio_fixtures/, made by
+scripts/make_fixtures.py) through the whole pipeline with tiny.en (`make setup` fetches
+it; without it they are skipped); the others need no model.
 """
 
 from __future__ import annotations
@@ -21,15 +22,13 @@ FIXTURES = Path(__file__).resolve().parent.parent / "audio_fixtures"
 MANIFEST = json.loads((FIXTURES / "manifest.json").read_text())
 
 
-pytestmark = pytest.mark.models  # `make test` fetches tiny.en first; `make test-fast` skips
-
-
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
 
 
+@pytest.mark.models
 def test_score_practice_talk_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "score", str(FIXTURES / "practice_talk.wav"), "-f", "json")
     assert code == 0, err
@@ -64,12 +63,14 @@ def test_score_practice_talk_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert d["pitch"]["median_hz"] > 60
 
 
+@pytest.mark.models
 def test_score_text_report(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "score", str(FIXTURES / "clean_sentence.wav"))
     assert code == 0
     assert "wpm" in out and "clean_sentence.wav" in out
 
 
+@pytest.mark.models
 def test_silent_and_noise_report_no_words(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(
         capsys, "score", str(FIXTURES / "silence.wav"), str(FIXTURES / "noise.wav"), "-f", "json"
@@ -81,6 +82,7 @@ def test_silent_and_noise_report_no_words(capsys: pytest.CaptureFixture[str]) ->
         assert d["error"].startswith("no speech found")
 
 
+@pytest.mark.models
 def test_batch_with_bad_files_goes_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "clips"
     folder.mkdir()
@@ -115,6 +117,7 @@ def test_batch_with_bad_files_goes_on(tmp_path: Path, capsys: pytest.CaptureFixt
     assert all(line.startswith("coach: ") for line in lines)
 
 
+@pytest.mark.models
 def test_html_batch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "report"
     code, _, err = run(capsys, "score", str(FIXTURES / "clean_sentence.wav"),
@@ -126,6 +129,7 @@ def test_html_batch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "<svg" in page and "https://" not in page
 
 
+@pytest.mark.models
 def test_jobs_two_processes_keep_order(capsys: pytest.CaptureFixture[str]) -> None:
     files = [str(FIXTURES / n) for n in ("clean_sentence.wav", "empty.wav", "stereo_44k.flac")]
     code, out, _ = run(capsys, "score", *files, "-f", "json", "--jobs", "2")

@@ -1,11 +1,13 @@
-"""The answer recordings for `coach interview --answers` agree with the manifest.
+"""The answer recordings for `coach interview --answers` agree with the manifest and with
+the generator that wrote both.
 
-scripts/make_fixtures.py writes audio_fixtures/interview/answer_01.wav ... answer_08.wav: a
-candidate for a junior data analyst role answering a mock interview, stage by stage, and
-their manifest entries. The live endpointer ends an answer after about 0.8-1.2 s of silence,
-so no silence inside an answer may reach 0.7 s. answer_03 and answer_06 are vague;
-answer_04 and answer_07 give the specifics their follow-ups ask for; answer_08 is the
-candidate's own question at the closing.
+scripts/make_fixtures.py writes audio_fixtures/interview/answer_NN.wav, one per entry of its
+``INTERVIEW_ANSWERS`` (a candidate for a junior data analyst role answering a mock
+interview, stage by stage), and their manifest entries. The manifest is checked against the
+generator's own data, and that data against what coach expects of it (its stages and STAR
+parts are coach's, a vague answer tells no story, a follow-up answers a vague answer of its
+stage). The live endpointer ends an answer after about 0.8-1.2 s of silence, so no silence
+inside an answer may reach the generator's ``ANSWER_MAX_SILENCE_S``.
 """
 
 from __future__ import annotations
@@ -14,83 +16,68 @@ import pytest
 from conftest import (
     check_answer_recording,
     check_no_inner_silence,
+    generator,
     manifest,
     manifest_entry,
 )
 
+from coach.analysis.star import PARTS
 from coach.interview import STAGES
 
-NAMES = [f"interview/answer_{i:02d}.wav" for i in range(1, 9)]
-EXPECTED_STAGES = [
-    "opener",
-    "behavioral",
-    "behavioral",
-    "behavioral",
-    "technical",
-    "behavioral",
-    "behavioral",
-    "closing",
-]
-EXPECTED_VAGUE = [False, False, True, False, False, True, False, False]
-EXPECTED_FOLLOWS_UP = [None, None, None, 2, None, None, 5, None]
-"""0-based index in ``interview_answers`` of the answer each one follows up."""
-STAR_PARTS = ("situation", "task", "action", "result")
-PAUSE_RANGE_S = (0.3, 0.6)
-"""Silences between phrases (joins around a filled pause aside) last this long."""
+GEN = generator()
+ANSWERS = GEN.INTERVIEW_ANSWERS
+NAMES = [f"interview/answer_{i:02d}.wav" for i in range(1, len(ANSWERS) + 1)]
 
 
-def test_manifest_lists_the_eight_answers_in_order() -> None:
+def test_manifest_lists_the_generators_answers_in_order() -> None:
     listing = manifest()
     assert listing["interview_answers"] == NAMES
     for name in NAMES:
         assert listing["fixtures"][name]["file"] == name
 
 
-def test_stages_and_vague_flags_are_as_written() -> None:
-    assert [manifest_entry(name)["stage"] for name in NAMES] == EXPECTED_STAGES
-    assert set(EXPECTED_STAGES) <= set(STAGES)
-    assert [manifest_entry(name)["vague"] for name in NAMES] == EXPECTED_VAGUE
-    assert all(isinstance(manifest_entry(name)["vague"], bool) for name in NAMES)
-    hypothetical = [name for name in NAMES if manifest_entry(name)["hypothetical"]]
-    assert hypothetical == ["interview/answer_06.wav"]
+def test_the_generator_speaks_coachs_stages_and_star_parts() -> None:
+    assert tuple(GEN.STAR_PARTS) == tuple(PARTS)
+    assert set(GEN.INTERVIEW_STAGES) <= set(STAGES)
 
 
-def test_exactly_one_closing_answer_and_it_asks_a_question() -> None:
-    closing = [name for name in NAMES if manifest_entry(name)["stage"] == "closing"]
-    assert closing == ["interview/answer_08.wav"]
-    assert manifest_entry(closing[0])["text"].rstrip().endswith("?")
+def test_labels_are_the_generators() -> None:
+    for name, answer in zip(NAMES, ANSWERS, strict=True):
+        entry = manifest_entry(name)
+        assert entry["stage"] == answer.stage, name
+        assert entry["vague"] is answer.vague, name
+        assert entry["hypothetical"] is answer.hypothetical, name
+        assert entry["follows_up"] == answer.follows_up, name
+        assert entry["star"] == {part: part in answer.star for part in PARTS}, name
+        assert entry["expected"]["star_parts"] == len(set(answer.star)), name
+        assert tuple(entry["length_s"]) == tuple(answer.length_s), name
+        filled = sum(isinstance(item, GEN.Filled) for item in answer.items)
+        assert sum(entry["expected"]["filled_pauses"].values()) == filled, name
+
+
+def test_the_set_holds_what_the_interview_tests_need() -> None:
+    stages = [a.stage for a in ANSWERS]
+    assert stages[0] == "opener" and stages[-1] == "closing" and stages.count("closing") == 1
+    assert any(a.vague for a in ANSWERS) and any(a.hypothetical for a in ANSWERS)
+    assert manifest_entry(NAMES[-1])["text"].rstrip().endswith("?")  # the candidate asks
     assert not any(manifest_entry(name)["text"].rstrip().endswith("?") for name in NAMES[:-1])
 
 
-def test_follow_ups_answer_the_vague_answers() -> None:
-    entries = [manifest_entry(name) for name in NAMES]
-    assert [e["follows_up"] for e in entries] == EXPECTED_FOLLOWS_UP
-    for e in entries:
-        if e["follows_up"] is not None:
-            before = entries[e["follows_up"]]
-            assert before["vague"] and not e["vague"]
-            assert before["stage"] == e["stage"]
+def test_follow_ups_answer_vague_answers_of_their_stage() -> None:
+    followed = [a for a in ANSWERS if a.follows_up is not None]
+    assert followed
+    for answer in followed:
+        before = ANSWERS[answer.follows_up]
+        assert before.vague and not answer.vague
+        assert before.stage == answer.stage
 
 
-def test_star_labels() -> None:
-    for name in NAMES:
-        entry = manifest_entry(name)
-        star = entry["star"]
-        assert list(star) == list(STAR_PARTS)
-        assert all(isinstance(v, bool) for v in star.values())
-        assert entry["expected"]["star_parts"] == sum(star.values())
-        if entry["vague"]:
-            assert not any(star.values()), f"{name}: a vague answer tells no story"
-        elif entry["stage"] == "behavioral":
-            assert star["action"] and star["result"], f"{name}: a specific story has both"
-    assert all(manifest_entry("interview/answer_02.wav")["star"].values())
-
-
-def test_two_answers_hold_one_filled_pause_each() -> None:
-    counts = {
-        name: sum(manifest_entry(name)["expected"]["filled_pauses"].values()) for name in NAMES
-    }
-    assert sorted(counts.values()) == [0] * 6 + [1] * 2
+def test_star_labels_fit_the_answers() -> None:
+    for name, answer in zip(NAMES, ANSWERS, strict=True):
+        if answer.vague:
+            assert not answer.star, f"{name}: a vague answer tells no story"
+        elif answer.stage == "behavioral":
+            assert {"action", "result"} <= set(answer.star), f"{name}: a story has both"
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -99,5 +86,5 @@ def test_answer_file_matches_manifest(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_no_silence_inside_an_answer_reaches_0_7_s(name: str) -> None:
+def test_no_long_silence_inside_an_answer(name: str) -> None:
     check_no_inner_silence(name)

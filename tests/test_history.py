@@ -11,12 +11,11 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
 from conftest import ROOT, spaced
-from test_render import error_report, make_report, synthetic_tracks
+from helpers import error_report, make_report, synthetic_tracks
 
 from coach.analysis.answers import judge_answer
 from coach.audience import Question
@@ -141,14 +140,22 @@ def test_a_damaged_database_gives_one_line_history_error(tmp_path: Path) -> None
 
 
 def test_a_second_writer_waits_for_the_first(tmp_path: Path) -> None:
+    """While one coach holds the write lock, another's add() blocks (busy_timeout) instead
+    of failing, and finishes once the lock is released: no clock is read, so a slow
+    machine cannot fail it."""
     path = tmp_path / "history.sqlite3"
     outcome: dict[str, object] = {}
+    adding, added = threading.Event(), threading.Event()
 
     def write() -> None:
-        with History.open(path) as other:
-            t0 = time.monotonic()
-            outcome["id"] = other.add(session("2025-01-02T10:00:00"))
-            outcome["waited_s"] = time.monotonic() - t0
+        try:
+            with History.open(path) as other:
+                adding.set()
+                outcome["id"] = other.add(session("2025-01-02T10:00:00"))
+        except Exception as exc:  # reported below, not lost in the thread
+            outcome["error"] = exc
+        finally:
+            added.set()
 
     with History.open(path) as h:
         h._conn.execute("BEGIN IMMEDIATE")  # another coach is saving a session
@@ -157,10 +164,13 @@ def test_a_second_writer_waits_for_the_first(tmp_path: Path) -> None:
         )
         worker = threading.Thread(target=write)
         worker.start()
-        time.sleep(0.5)
+        assert adding.wait(60)
+        # the lock is held: however long we wait, the second writer cannot have finished
+        assert not added.wait(0.3)
         h._conn.execute("COMMIT")
-        worker.join(timeout=10)
-        assert outcome["waited_s"] >= 0.4  # type: ignore[operator]
+        assert added.wait(60)
+        worker.join()
+        assert "error" not in outcome, outcome.get("error")
         assert [s.started[:10] for s in h.sessions()] == ["2025-01-01", "2025-01-02"]
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, ManifestTranscriber, ScriptedLlm, manifest_entry
-from test_tts import FakeVoice
+from helpers import FakeVoice
 
 from coach.asr import AsrOptions
 from coach.cli import main

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_render import make_report, synthetic_tracks
+from helpers import make_report, synthetic_tracks
 
 from coach import SAMPLE_RATE, audio
 from coach.analysis.fillers import FillerItem

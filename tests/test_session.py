@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 import soundfile as sf
 from conftest import FIXTURES, ManifestTranscriber, ScriptedLlm, manifest_entry
-from test_tts import FakeVoice
+from helpers import FakeVoice
 
 from coach.asr import AsrOptions
 from coach.audience import AudienceOptions, Question

@@ -343,7 +343,7 @@ def _collect(
     """Frames until the stream fails, and the error; waits for the fake's script first, so a
     slow machine cannot make the watchdog fire early."""
     for fake in getattr(stream._sounddevice(), "streams", []):
-        assert fake.done.wait(5)
+        assert fake.done.wait(60)
     got: list[AudioFrame] = []
     try:
         for frame in mic.frames(stop):
@@ -375,13 +375,12 @@ def test_microphone_device_vanishes_mid_stream(fake_sd: FakeSoundDevice) -> None
 def test_microphone_stream_closes_under_us(fake_sd: FakeSoundDevice, ending: str) -> None:
     fake_sd.script = [(7, False)] * 4
     fake_sd.ending = ending
-    started = time.monotonic()
-    with Microphone(timeout_s=30.0) as mic:
+    with Microphone(timeout_s=3600.0) as mic:  # the watchdog would hang the test, not fail it
         assert mic.device_name.startswith("HDA Intel")  # the default input
         got, error = _collect(mic)
+    # noticed from the stream ("disconnected"), not from the watchdog ("no audio from")
     assert isinstance(error, DeviceError) and "disconnected" in str(error)
     assert len(got) == 4
-    assert time.monotonic() - started < 5.0  # noticed at once, not after the watchdog
 
 
 def test_microphone_repeated_overflow(fake_sd: FakeSoundDevice) -> None:
