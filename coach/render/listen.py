@@ -50,12 +50,13 @@ hour as base64; a minute is about 0.2 MB)."""
 KINDS: tuple[tuple[str, str, str], ...] = (
     ("filler", "Fillers", "#f08c00"),
     ("pause", "Long pauses", "#e03131"),
-    ("pace", "Pace out of band", "#1c7ed6"),
+    ("pace", "Pace out of band", "linear-gradient(90deg,#d9480f 50%,#1c7ed6 50%)"),
     ("trail", "Trail-offs", "#7048e8"),
     ("repeat", "Repetitions", "#2f9e44"),
     ("hedge", "Hedges", "#c2255c"),
 )
-"""(kind, lane title, colour) of each lane of the timeline, top to bottom."""
+"""(kind, lane title, colour) of each lane of the timeline, top to bottom (pace: fast
+stretches red, slow ones blue, as in the pace chart)."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,8 @@ class Moment:
     """One of :data:`KINDS`' kinds."""
     label: str
     """What happened, for the button's name ("filler "um"")."""
+    flag: str = ""
+    """"fast" or "slow" for a pace stretch (its colour), else ""."""
 
 
 def moments(report: ClipReport) -> list[Moment]:
@@ -82,7 +85,7 @@ def moments(report: ClipReport) -> list[Moment]:
             where = p.position.replace("_", " ")
             out.append(Moment(p.start_s, p.end_s, "pause", f"{p.duration_s:.1f} s pause ({where})"))
     for s in report.pace.stretches:
-        out.append(Moment(s.start_s, s.end_s, "pace", f"too {s.flag}: {s.wpm:.0f} wpm"))
+        out.append(Moment(s.start_s, s.end_s, "pace", f"too {s.flag}: {s.wpm:.0f} wpm", s.flag))
     for t in report.energy.trail_offs:
         out.append(Moment(t.start_s, t.end_s, "trail", f"trailed off ({t.drop_db:.0f} dB quieter)"))
     for r in report.repetitions.items:
@@ -212,7 +215,7 @@ def listen_html(report: ClipReport, *, src: str | None, pid: str = "listen") -> 
         "lead": LEAD_S,
         "m": [
             [round(m.start_s, 2), round(max(m.end_s, m.start_s), 2), lane_index[m.kind], m.label]
-            + (["fast"] if m.kind == "pace" and "fast" in m.label else [])
+            + ([m.flag] if m.flag else [])
             for m in marks
         ],
     }
@@ -280,6 +283,7 @@ LISTEN_CSS = """
 .track button{position:absolute;top:2px;height:14px;min-width:8px;padding:0;margin:0;
   border:1px solid #fff;border-radius:4px;background:var(--c);opacity:.9;cursor:pointer}
 .track button.fast{background:#d9480f}
+.track button.slow{background:#1c7ed6}
 .track button:hover{opacity:1;transform:scaleY(1.25)}
 .track button:focus-visible{outline:3px solid #111;outline-offset:1px;z-index:3}
 .track button.cur{box-shadow:0 0 0 2px #111;z-index:2}
