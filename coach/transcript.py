@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_TOKEN_RE = re.compile(r"[a-z0-9]+(?:['’][a-z]+)*")
+from coach.text import tokens
+
 _SENTENCE_END_RE = re.compile(r"[.?!…]+[\"')\]]*$")
 _PIECE_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)*(?:-[a-z0-9]+(?:'[a-z]+)*)*")
 """A lexical word in lower-cased text: tokens joined by inner hyphens ("cold-hearted")."""
@@ -48,11 +49,6 @@ class Word:
 def normalize(text: str) -> str:
     """Lower-case, keep letters, digits and inner apostrophes ("Don't," -> "don't")."""
     return " ".join(tokens(text))
-
-
-def tokens(text: str) -> list[str]:
-    """Split text into normalised tokens: "er...um," -> ["er", "um"]."""
-    return _TOKEN_RE.findall(text.lower().replace("’", "'"))
 
 
 def join_continuations(words: list[Word]) -> list[Word]:

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from coach.errors import ModelError, OptionsError
+from coach.text import split_sentences
 
 logger = logging.getLogger(__name__)
 
@@ -33,94 +34,7 @@ DEFAULT_VOICE = "en_US-joe-medium"
 
 # --- sentence splitting ---------------------------------------------------------------------
 
-_NEVER_END = frozenset(
-    "mr mrs ms dr prof rev hon gen col lt sgt capt st mt vs cf e.g i.e eg ie approx ca "
-    "fig dept est".split()
-)
-"""Words that an abbreviation period never ends a sentence after (lower case, no final
-period). Titles stand before a name; "e.g." and "i.e." before an example."""
-
-_MAYBE_END = frozenset("etc a.m p.m am pm inc ltd co corp jr sr u.s u.k".split())
-"""Abbreviations that end a sentence only when the next word starts with a capital
-("at 5 p.m. Then we left" is two sentences, "at 5 p.m. yesterday" one)."""
-
-_TERMINATOR = re.compile(r"([.?!]+)[\"'\u201d\u2019)\]]*(?=\s)|\n")
-"""A run of . ? ! (with closing quotes or brackets) followed by white space, or a line
-break. Requiring white space after it keeps "3.5" and "e.g.," whole, and, while text is
-streaming in, leaves "costs 3." undecided until the next piece shows what follows."""
-
-_OPENERS = "\"'\u201c\u2018(["
 _TITLES = re.compile(r"\b(Mr|Mrs|Ms|Dr|Prof|Rev|Hon|Gen|Col|Lt|Sgt|Capt|Mt)\.(?=\s)")
-
-
-def _word_before(buffer: str, end: int) -> str:
-    """The white-space-delimited word that ends at ``end``, without opening quotes."""
-    start = max(buffer.rfind(" ", 0, end), buffer.rfind("\n", 0, end), buffer.rfind("\t", 0, end))
-    return buffer[start + 1 : end].lstrip(_OPENERS)
-
-
-def split_sentences(buffer: str) -> tuple[list[str], str]:
-    """Cut the complete sentences off the front of a text buffer.
-
-    A sentence ends at ``.``, ``?`` or ``!`` (or a run of them, such as ``?!`` or ``...``)
-    followed by white space, or at a line break. A period does not end a sentence inside a
-    number ("3.5"), after a title or "e.g."/"i.e." ("Dr. Lee", "e.g. this"), after a
-    single capital initial ("J. Smith") or after a list number that opens the sentence
-    ("1. Why now?"); after "etc.", "p.m." and dotted acronyms it ends one only if the next
-    word starts with a capital letter. A terminator at the very end of the buffer is left
-    undecided (in the remainder), because more text may follow it.
-
-    Args:
-        buffer: Text received so far.
-
-    Returns:
-        ``(sentences, remainder)``: the complete sentences, stripped, in order (none is
-        empty), and the text still waiting for its end, without leading white space.
-        Joining the sentences and the remainder with spaces gives back the text, up to
-        white space.
-    """
-    sentences: list[str] = []
-    start = 0
-    for m in _TERMINATOR.finditer(buffer):
-        if m.group(0) != "\n" and not _ends_sentence(buffer, m, start):
-            continue
-        if m.group(0) != "\n" and _needs_lookahead(buffer, m):
-            nxt = buffer[m.end() :].lstrip()
-            if not nxt:
-                break  # undecided until the next piece arrives
-            if not nxt[0].isupper():
-                continue
-        sentence = buffer[start : m.end()].strip()
-        if sentence:
-            sentences.append(sentence)
-        start = m.end()
-    return sentences, buffer[start:].lstrip()
-
-
-def _core(buffer: str, m: re.Match[str]) -> str:
-    """The word before a terminator, lower case, without its last period."""
-    return _word_before(buffer, m.start(1) + 1)[:-1].lower()
-
-
-def _ends_sentence(buffer: str, m: re.Match[str], start: int) -> bool:
-    run = m.group(1)
-    if "?" in run or "!" in run or len(run) > 1:
-        return True
-    word = _word_before(buffer, m.start(1) + 1)[:-1]
-    if len(word) == 1 and word.isupper():
-        return False  # an initial: "J. Smith"
-    if word.isdigit() and buffer[start : m.start(1)].strip() == word:
-        return False  # a list number opening the sentence: "1. Why now?"
-    return word.lower() not in _NEVER_END
-
-
-def _needs_lookahead(buffer: str, m: re.Match[str]) -> bool:
-    if m.group(1) != ".":
-        return False
-    core = _core(buffer, m)
-    return core in _MAYBE_END or (
-        "." in core and all(part.isalpha() and len(part) == 1 for part in core.split("."))
-    )
 
 
 def _for_piper(sentence: str) -> str:

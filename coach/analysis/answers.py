@@ -14,15 +14,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from coach.analysis.script import STOP_WORDS as _SCRIPT_STOP_WORDS
-from coach.analysis.script import stem
-from coach.transcript import tokens
-
-STOP_WORDS = _SCRIPT_STOP_WORDS | frozenset(
-    "thank thanks um uh er ah hm tell one two every each also".split()
-)
-"""Words that carry no topic (the script analysis's list plus a few; shared with the
-audience's key terms and checks)."""
+from coach.text import NUMBER_STEMS, NUMBER_WORDS, stem, tokens
+from coach.text import TOPIC_STOP_WORDS as STOP_WORDS
 
 DEFLECTIONS = (
     "not sure", "don't know", "do not know", "no idea", "have to think", "need to think",
@@ -32,10 +25,6 @@ DEFLECTIONS = (
 )  # fmt: skip
 """Phrases that put a question off rather than answer it."""
 
-_NUMBER_WORDS = frozenset(
-    "two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty "
-    "fifty sixty hundred thousand million percent half dozen".split()
-)
 _NOT_ACTIONS = frozenset(
     "think guess feel hope believe mean suppose would could might am was don't didn't "
     "can't not".split()
@@ -54,7 +43,7 @@ def specifics(text: str) -> list[str]:
     found: list[str] = []
     toks = tokens(text)
     for t in toks:
-        if t[0].isdigit() or t in _NUMBER_WORDS:
+        if t[0].isdigit() or t in NUMBER_WORDS:
             found.append(t)
     for m in _FIRST_PERSON_RE.finditer(" ".join(toks)):
         verb = m.group(1)
@@ -241,17 +230,11 @@ def gives(answer: str, kind: str, question: str = "") -> bool:
     return any(not set(m.group(0).split()) <= asked for m in pattern.finditer(text))
 
 
-_NUMBER_STEMS = frozenset(
-    "one two thre four five six seven eight nine ten eleven twelv fifteen twenty thirty "
-    "forty fifty sixty seventy eighty ninety hundr thousand million".split()
-)
-
-
 def topic_overlap(a: str, b: str) -> list[str]:
     """Topic stems two texts share (numbers left out; two long words sharing their first
     four letters count: "decides" and "decision")."""
-    sa = {t for t in content_stems(a) if t not in _NUMBER_STEMS and not t[0].isdigit()}
-    sb = {t for t in content_stems(b) if t not in _NUMBER_STEMS and not t[0].isdigit()}
+    sa = {t for t in content_stems(a) if t not in NUMBER_STEMS and not t[0].isdigit()}
+    sb = {t for t in content_stems(b) if t not in NUMBER_STEMS and not t[0].isdigit()}
     shared = sa & sb
     long_b = {t[:4]: t for t in sb if len(t) >= 5}
     shared |= {t for t in sa if len(t) >= 5 and t[:4] in long_b}

@@ -5,28 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
+from coach.text import HEDGES
 from coach.transcript import Word
 
 _GRAMMATICAL_DOUBLES = {"that", "had", "is", "do", "very", "bye", "no", "yeah", "ha", "so",
                         "really", "knock", "well"}  # fmt: skip
-
-HEDGES: dict[str, tuple[str, ...]] = {
-    "i think": ("i", "think"),
-    "i guess": ("i", "guess"),
-    "i suppose": ("i", "suppose"),
-    "i feel like": ("i", "feel", "like"),
-    "maybe": ("maybe",),
-    "perhaps": ("perhaps",),
-    "probably": ("probably",),
-    "just": ("just",),
-    "sort of": ("sort", "of"),
-    "kind of": ("kind", "of"),
-    "a little bit": ("a", "little", "bit"),
-    "somewhat": ("somewhat",),
-    "hopefully": ("hopefully",),
-    "i'm not sure": ("i'm", "not", "sure"),
-}
-"""Hedges and weak words (after Lakoff 1975 and Hyland 1998 on hedging), as token runs."""
 
 
 @dataclass(frozen=True)

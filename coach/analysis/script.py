@@ -30,7 +30,8 @@ import numpy as np
 
 from coach.analysis.fillers import lexical_words, tag_fillers
 from coach.errors import OptionsError
-from coach.transcript import Word, split_words, tokens
+from coach.text import STOP_WORDS, prose_sentences, stem, tokens
+from coach.transcript import Word, split_words
 
 log = logging.getLogger(__name__)
 
@@ -40,25 +41,6 @@ delivered content words (stop words dropped on both sides)."""
 MIN_WINDOW = 4
 """Smallest window in delivered content words, so a one- or two-word point can be said with
 a word or two in between ("GitHub, and of course Gerrit")."""
-
-# Function words ignored for coverage (after the NLTK/Snowball English stop list, plus
-# contractions and discourse words that say nothing about a point's content).
-STOP_WORDS = frozenset(
-    """
-    a about above after again against all also am an and any are aren't as at be because been
-    before being below between both but by can can't cannot could couldn't did didn't do does
-    doesn't doing don't down during each even ever every few for from further get gets got had
-    hadn't has hasn't have haven't having he he'd he'll he's her here here's hers herself him
-    himself his how how's i i'd i'll i'm i've if in into is isn't it it's its itself just let
-    let's like lot me more most much must mustn't my myself no nor not now of off on once only
-    or other ought our ours ourselves out over own really same shall shan't she she'd she'll
-    she's should shouldn't so some such than that that's the their theirs them themselves then
-    there there's these they they'd they'll they're they've this those through to too under
-    until up us very was wasn't we we'd we'll we're we've were weren't what what's when when's
-    where where's which while who who's whom why why's will with won't would wouldn't yes yet
-    you you'd you'll you're you've your yours yourself yourselves okay ok well oh maybe
-    """.split()
-)
 
 _UNITS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -180,33 +162,6 @@ def _norm_tokens(text: str) -> list[str]:
     return _fold_numbers(toks, list(range(len(toks))))[0]
 
 
-def stem(token: str) -> str:
-    """Light suffix stripping so plural, -ing and -ed forms match their base form.
-
-    "reviews", "reviewing", "reviewed" -> "review"; "changes", "change" -> "chang";
-    "stopped" -> "stop"; "team's" -> "team". Digits are kept as they are. The stems are
-    only compared with each other, never shown.
-    """
-    t = token
-    if t.isdigit():
-        return t
-    if t.endswith("'s"):
-        t = t[:-2]
-    if len(t) > 4 and t.endswith(("ies", "ied")):
-        t = t[:-3] + "y"
-    elif len(t) > 3 and t.endswith("s") and not t.endswith(("ss", "us", "is")):
-        t = t[:-1]
-    for suffix in ("ing", "ed"):
-        if t.endswith(suffix) and len(t) - len(suffix) >= 3:
-            t = t[: -len(suffix)]
-            if len(t) > 3 and t[-1] == t[-2] and t[-1] not in "aeiouylsz":
-                t = t[:-1]  # "stopp" -> "stop", but "fall" stays
-            break
-    if len(t) > 3 and t.endswith("e"):
-        t = t[:-1]
-    return t
-
-
 def _content(toks: list[str]) -> list[str]:
     return [stem(t) for t in toks if t not in STOP_WORDS]
 
@@ -240,29 +195,11 @@ _INLINE: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\s+"), " "),
 ]
 
-_ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "prof", "st", "vs", "etc", "e.g", "i.e", "approx"}
-_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
-
 
 def _strip_inline(text: str) -> str:
     for pattern, repl in _INLINE:
         text = pattern.sub(repl, text)
     return text.strip()
-
-
-def _sentences(paragraph: str) -> list[str]:
-    """Split prose into sentences at . ? ! before a capital or digit, not after "Dr." etc."""
-    out: list[str] = []
-    start = 0
-    for m in _SENTENCE_SPLIT_RE.finditer(paragraph):
-        before = paragraph[start : m.start()].rsplit(None, 1)
-        last = before[-1].lower().rstrip(".") if before else ""
-        if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha() and last != "i"):
-            continue  # "Dr. Smith", "J. Smith"
-        out.append(paragraph[start : m.start()].strip())
-        start = m.end()
-    out.append(paragraph[start:].strip())
-    return [s for s in out if tokens(s)]
 
 
 def _blocks(text: str) -> list[tuple[str, int, str]]:
@@ -353,7 +290,7 @@ def parse_script(text: str) -> tuple[list[str], str]:
     structured = [t for k, _, t in blocks if k in {"bullet", "heading"}]
     if structured:
         return structured, prose
-    return [s for _, _, t in blocks for s in _sentences(t)], prose
+    return [s for _, _, t in blocks for s in prose_sentences(t)], prose
 
 
 def load_script(path: str | os.PathLike[str]) -> tuple[list[str], str]:

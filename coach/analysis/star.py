@@ -52,7 +52,8 @@ from typing import Any
 from coach.analysis.answers import STOP_WORDS, judge_answer, specifics
 from coach.analysis.fillers import lexical_words, tag_fillers
 from coach.errors import OptionsError
-from coach.transcript import Word, split_words, tokens
+from coach.text import HEDGE_CUES, abbreviated, tokens
+from coach.transcript import Word, split_words
 
 PARTS = ("situation", "task", "action", "result")
 """The four STAR parts, in the order a story tells them."""
@@ -239,29 +240,9 @@ PAST_QUESTION_CUES: tuple[str, ...] = (
 )
 """Questions that ask for a real past experience; a hypothetical answer misses them."""
 
-HEDGE_CUES: tuple[str, ...] = (
-    r"stuff",
-    r"things",
-    r"i guess",
-    r"i think",
-    r"a bit",
-    r"a lot",
-    r"lots of",
-    r"or something",
-    r"and so on",
-    r"whatever",
-    r"somehow",
-    r"more or less",
-    r"pretty much",
-    r"various",
-)
-"""Vague or hedging words; "kind of" and "sort of" count too where
-:func:`coach.analysis.fillers.tag_fillers` marks them as fillers."""
-
 CLAUSE_STARTS = frozenset("and so but because then which when while after until since".split())
 """Words a long unpunctuated sentence is cut before (see :attr:`StarOptions.max_sentence_words`)."""
 
-_ABBREVIATIONS = frozenset("mr mrs ms dr prof st vs etc approx".split())
 _SELF = frozenset("i i'm i'd i've i'll".split())
 _STOP_NOT_PAST = STOP_WORDS - IRREGULAR_PAST  # "i did" is an action, "i had" is not
 _MONTHS_DAYS = frozenset(
@@ -460,7 +441,7 @@ def _ends_sentence(w: Word) -> bool:
         return False
     toks = tokens(w.text)
     last = toks[-1] if toks else ""
-    return not (last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha() and last != "i"))
+    return not abbreviated(last)
 
 
 def _cue_tokens(w: Word) -> list[str]:

@@ -29,7 +29,7 @@ from coach.live.engine import Conversation
 from coach.live.results import Exchange, TurnTiming
 from coach.llm import ChatModel, Message
 from coach.targets import FILLERS_PER_MIN, PACE_BAND_WPM
-from coach.tts import split_sentences
+from coach.text import split_sentences
 
 ACKS = {
     "warm": ("Thank you, that's helpful.", "Great, thanks.", "Thanks for sharing that."),
