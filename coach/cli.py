@@ -65,6 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="write the report here (html: a file for one clip, else a folder)",
     )  # fmt: skip
     sc.add_argument(
+        "--no-embed-audio", dest="embed_audio", action="store_false",
+        help="html: do not embed the recording (a smaller page whose moments do not play)",
+    )  # fmt: skip
+    sc.add_argument(
         "--asr-model", default="tiny.en",
         help="tiny.en (default), base, or a faster-whisper model folder",
     )  # fmt: skip
@@ -779,7 +783,8 @@ def _emit(reports, args: argparse.Namespace) -> None:  # type: ignore[no-untyped
     from coach.files import write_text_atomic
 
     if args.format == "html":
-        for path in render.write_html(reports, args.out):
+        embed = getattr(args, "embed_audio", True)
+        for path in render.write_html(reports, args.out, embed_audio=embed):
             print(path)
         return
     if args.format == "text" and args.out is None:

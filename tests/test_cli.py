@@ -127,6 +127,11 @@ def test_html_batch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "clean_sentence" in index and "empty.wav" in index
     page = (out / "clean_sentence.html").read_text()
     assert "<svg" in page and "https://" not in page
+    assert page.count("data:audio/webm;codecs=opus;base64,") == 1  # the clip, to listen to
+    assert "<audio" not in (out / "empty.html").read_text()  # nothing to play
+    code, _, _ = run(capsys, "score", str(FIXTURES / "clean_sentence.wav"), "-f", "html",
+                     "-o", str(tmp_path / "plain.html"), "--no-embed-audio")  # fmt: skip
+    assert code == 0 and "<audio" not in (tmp_path / "plain.html").read_text()
 
 
 @pytest.mark.models

@@ -111,12 +111,13 @@ def test_tips_link_to_their_moment():
 def test_recording_is_embedded_as_opus(tmp_path: Path):
     wav = synthetic_speech(tmp_path / "talk.wav")
     data = encode_opus(wav)
-    assert data[:4] == b"OggS" and b"OpusHead" in data[:200]
-    (tmp_path / "talk.ogg").write_bytes(data)
-    assert audio.probe(tmp_path / "talk.ogg").duration_s == pytest.approx(11.0, abs=0.05)
+    assert data[:4] == b"\x1a\x45\xdf\xa3" and b"webm" in data[:64]  # EBML, WebM
+    assert b"A_OPUS" in data[:400] and b"\x1c\x53\xbb\x6b" in data  # Opus, with cues
+    (tmp_path / "talk.webm").write_bytes(data)
+    assert audio.probe(tmp_path / "talk.webm").duration_s == pytest.approx(11.0, abs=0.05)
     assert len(data) < 11 * 48_000 / 8  # a pure tone takes more than speech's 20 kbit/s
     uri = audio_data_uri(wav)
-    assert uri is not None and uri.startswith("data:audio/ogg;codecs=opus;base64,T2dn")
+    assert uri is not None and uri.startswith("data:audio/webm;codecs=opus;base64,GkXfo")
     assert audio_data_uri(tmp_path / "missing.wav") is None
 
 
@@ -125,7 +126,7 @@ def test_write_html_embeds_the_clip_once(tmp_path: Path):
     out = tmp_path / "rivers.html"
     write_html([make_report(str(wav))], out)
     page = out.read_text()
-    assert page.count("data:audio/ogg") == 1 and page.count("<audio") == 1
+    assert page.count("data:audio/webm") == 1 and page.count("<audio") == 1
     write_html([make_report(str(wav))], tmp_path / "plain.html", embed_audio=False)
     assert "<audio" not in (tmp_path / "plain.html").read_text()
 

@@ -3,7 +3,7 @@ transcript, each moment and word playing the recording from two seconds before i
 
 The moments are every filler, long pause, stretch of pace out of the band, trail-off,
 repetition and hedge of a clip. The page stays light for an hour-long recording: the
-recording is one ``<audio>`` element (embedded once as Opus for a clip, or the session's
+recording is one ``<audio>`` element (embedded once as WebM Opus for a clip, or the session's
 own wav beside the page), and the timeline and the transcript are shown one part (five
 minutes) at a time: the moment buttons of a part are made when it is shown, and the
 transcript's other parts are not laid out (``display: none``). No external script, style
@@ -121,7 +121,9 @@ def part_of(t_s: float, bounds: list[tuple[float, float]]) -> int:
 
 
 def encode_opus(path: str | os.PathLike[str], *, bitrate: int = OPUS_BITRATE) -> bytes:
-    """The recording as Ogg Opus, mono 16 kHz, decoded block by block (never whole).
+    """The recording as Opus in WebM (with cues, so a browser seeks at once), mono 16 kHz,
+    decoded block by block (never whole). WebM rather than Ogg: Safari has played WebM
+    Opus for longer.
 
     The audio is decoded exactly as :mod:`coach.score` decodes it, so the report's times
     are the recording's times.
@@ -138,7 +140,7 @@ def encode_opus(path: str | os.PathLike[str], *, bitrate: int = OPUS_BITRATE) ->
     from coach import audio
 
     buf = io.BytesIO()
-    with av.open(buf, "w", format="ogg") as out:
+    with av.open(buf, "w", format="webm") as out:
         stream = out.add_stream("libopus", rate=SAMPLE_RATE, layout="mono")
         stream.bit_rate = bitrate
         stream.options = {"application": "voip"}
@@ -172,7 +174,7 @@ def audio_data_uri(path: str | os.PathLike[str], *, bitrate: int = OPUS_BITRATE)
         return None
     if not data:
         return None
-    return "data:audio/ogg;codecs=opus;base64," + base64.b64encode(data).decode("ascii")
+    return "data:audio/webm;codecs=opus;base64," + base64.b64encode(data).decode("ascii")
 
 
 def relative_src(path: str | os.PathLike[str]) -> str:
@@ -273,9 +275,9 @@ LISTEN_CSS = """
 .parts button{font:inherit;font-size:.8em;padding:.1em .5em;border:1px solid #bbb;
   background:#f6f6f6;border-radius:3px;cursor:pointer;font-variant-numeric:tabular-nums}
 .parts button[aria-current=true]{background:#2a5db0;color:#fff;border-color:#2a5db0}
-.timeline{position:relative;margin:.4em 0 0}
+.timeline{position:relative;margin:.4em 0 0;--lane:11.5em}
 .lane{display:flex;align-items:center;height:24px}
-.lane-name{flex:0 0 10em;font-size:.8em;color:#444;white-space:nowrap;overflow:hidden}
+.lane-name{flex:0 0 var(--lane);font-size:.8em;color:#444;white-space:nowrap;overflow:hidden}
 .lane-name .n{color:#999}
 .lane-name::before{content:"";display:inline-block;width:.7em;height:.7em;border-radius:2px;
   background:var(--c);margin-right:.4em}
@@ -287,12 +289,12 @@ LISTEN_CSS = """
 .track button:hover{opacity:1;transform:scaleY(1.25)}
 .track button:focus-visible{outline:3px solid #111;outline-offset:1px;z-index:3}
 .track button.cur{box-shadow:0 0 0 2px #111;z-index:2}
-.axis{position:relative;margin-left:10em;height:1.4em;font-size:.72em;color:#777}
+.axis{position:relative;margin-left:var(--lane);height:1.4em;font-size:.72em;color:#777}
 .axis span{position:absolute;top:.2em;transform:translateX(-50%);
   font-variant-numeric:tabular-nums}
 .axis span::before{content:"";position:absolute;left:50%;top:-.35em;height:.3em;
   border-left:1px solid #bbb}
-.playhead{position:absolute;top:0;bottom:1.4em;width:2px;background:#111;left:10em;
+.playhead{position:absolute;top:0;bottom:1.4em;width:2px;background:#111;left:var(--lane);
   pointer-events:none;display:none}
 .listen .transcript{max-height:22em;overflow:auto;border-top:1px solid #eee;margin-top:.4em}
 .js .tpage{display:none}
@@ -495,7 +497,7 @@ LISTEN_JS = r"""
       var inside = t >= p[0] && t <= p[1] && (t > 0 || !this.audio.paused);
       this.head.style.display = inside ? "block" : "none";
       var frac = (t - p[0]) / Math.max(p[1] - p[0], 1e-3);
-      this.head.style.left = "calc(10em + (100% - 10em) * " + frac.toFixed(5) + ")";
+      this.head.style.left = "calc(var(--lane) + (100% - var(--lane)) * " + frac.toFixed(5) + ")";
     }
     var lo = 0, hi = this.wordTimes.length - 1, at = -1;
     while (lo <= hi) {
