@@ -45,11 +45,15 @@ TALKS = ROOT / "bench" / "data" / "talks"
 HEARD = TALKS / "heard"
 OUT = ROOT / "bench" / "results" / "questions"
 PERSONAS = ("curious", "skeptical", "expert", "described")
-SPLITS = ("dev", "test", "holdout", "final", "sealed", "sealed2", "sealed3", "sealed4")
+SPLITS = (
+    "dev", "test", "holdout", "final", "sealed", "sealed2", "sealed3", "sealed4", "sealed5",
+    "sealed6",
+)  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
 after the round before it, and is held out only for the round that first measured it:
-holdout (round e), final (f), sealed (g), sealed2 (h), sealed3 (i), sealed4 (j)."""
+holdout (round e), final (f), sealed (g), sealed2 (h), sealed3 (i), sealed4 (j), sealed5 (k),
+sealed6 (l)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
@@ -89,7 +93,7 @@ def talk_text(path: Path) -> str:
     return " ".join(line.strip() for line in lines if line.strip() and not line.startswith("#"))
 
 
-def transcribe(force: bool, ear: str = "tiny.en") -> None:
+def transcribe(force: bool, ear: str = "tiny.en", splits: tuple[str, ...] = SPLITS) -> None:
     """Speak every talk with Piper, hear it with ``ear`` (tiny.en: the live recogniser;
     base: the audience's own, ``coach rehearse --audience-asr``), keep the transcript."""
     import numpy as np
@@ -103,10 +107,11 @@ def transcribe(force: bool, ear: str = "tiny.en") -> None:
     folder.mkdir(parents=True, exist_ok=True)
     speaker = Speaker.load()
     transcriber = Transcriber.load(AsrOptions(model=ear))
-    for split in SPLITS:
+    for split in splits:
         for path in talk_files(split):
             out = folder / f"{path.stem}.txt"
-            if out.exists() and not force:
+            words_out = folder / f"{path.stem}.words.json"
+            if out.exists() and words_out.exists() and not force:
                 continue
             chunks = list(speaker.speak(talk_text(path)))
             rate = chunks[0].sample_rate_hz
@@ -116,6 +121,8 @@ def transcribe(force: bool, ear: str = "tiny.en") -> None:
                 sf.write(wav, audio, rate)
                 report = score_file(wav, transcriber, ScoreOptions())
             out.write_text(report.transcript.strip() + "\n")
+            words = [[w.text, round(w.probability, 3)] for w in report.words]
+            words_out.write_text(json.dumps(words) + "\n")
             print(f"{path.stem}: {len(report.transcript.split())} words heard", flush=True)
 
 
@@ -139,10 +146,13 @@ def baseline_questions(llm, talk: str, persona_text: str, n: int) -> list[tuple[
 
 def generate_one(
     model: str, per_persona: int, *, baseline: bool = True, wording: str = "llm",
-    ear: str = "tiny.en", splits: tuple[str, ...] = SPLITS,
+    ear: str = "tiny.en", splits: tuple[str, ...] = SPLITS, use_unsure: bool = True,
 ) -> None:  # fmt: skip
     """One model's questions (its own process, so its peak memory is its own). Model
-    ``none`` asks without a model (grounded wording only)."""
+    ``none`` asks without a model (grounded wording only). ``use_unsure``: the audience
+    knows which words the recogniser was unsure of (as in ``coach rehearse``), where the
+    talk's word probabilities were kept."""
+    from coach.analysis.asking import unsure_words
     from coach.audience import PERSONAS as BUILTIN
     from coach.audience import Audience, AudienceOptions
     from coach.llm import ChatModel, LlmOptions
@@ -159,9 +169,16 @@ def generate_one(
     # own prompt prefix in llama.cpp's cache, as it would in use
     for split, path in talks:
         heard = (heard_folder(ear) / f"{path.stem}.txt").read_text().strip()
+        words_file = heard_folder(ear) / f"{path.stem}.words.json"
+        unsure = (
+            unsure_words((t, p) for t, p in json.loads(words_file.read_text()))
+            if words_file.exists() and use_unsure
+            else []
+        )
         for persona in PERSONAS:
             p_opt = DESCRIBED if persona == "described" else persona
-            audience = Audience(llm, heard, AudienceOptions(persona=p_opt, wording=wording))
+            audience = Audience(llm, heard, AudienceOptions(persona=p_opt, wording=wording),
+                                unsure=unsure)  # fmt: skip
             for q in audience.questions(per_persona):
                 dt = (q.ready_at or 0) - (q.started_at or 0)
                 times["coach"].append(dt)
@@ -334,17 +351,21 @@ def main() -> int:
         metavar="PREFIX",
         help="only build review files for --llm's generations, ids PREFIX0001...",
     )
+    ap.add_argument(
+        "--no-unsure", action="store_true",
+        help="the audience is not told which words the recogniser was unsure of",
+    )  # fmt: skip
     args = ap.parse_args()
     if args.stage == "_one":
         generate_one(args.llm[0], args.per_persona, baseline=not args.no_baseline,
-                     wording=args.wording, ear=args.ear,
-                     splits=tuple(args.splits))  # fmt: skip
+                     wording=args.wording, ear=args.ear, splits=tuple(args.splits),
+                     use_unsure=not args.no_unsure)  # fmt: skip
         return 0
     if args.review:
         build_reviews(args.seed, args.llm, prefix=args.review)
         return 0
     if args.stage in ("transcribe", "all"):
-        transcribe(args.force, args.ear)
+        transcribe(args.force, args.ear, tuple(args.splits))
     if args.stage in ("generate", "all"):
         generate(args.llm, args.per_persona, args.seed, args.wording)
     if args.stage in ("score", "all"):

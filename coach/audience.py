@@ -515,11 +515,18 @@ _FOLLOW_UP_TEMPLATES: dict[str, str] = {
 }
 
 
-def said_back(claim: str, *, transcript: str = "") -> str:
+def unsure_tokens(words: Iterable[str]) -> frozenset[str]:
+    """Words the recogniser was unsure of, as :func:`coach.analysis.asking.quotable_clause`
+    compares them."""
+    return frozenset(asking.heard_tokens(" ".join(words)))
+
+
+def said_back(claim: str, *, transcript: str = "", unsure: frozenset[str] = frozenset()) -> str:
     """The gist of a claim as a listener says it back, in the second person: one whole
     clause of it ("You said you cut the bill by a third."), or nothing: a clause is never
-    cut off in the middle (:func:`coach.analysis.asking.said_clause`)."""
-    clause = asking.said_clause(claim, talk=transcript or claim)
+    cut off in the middle, nor one with a word the recogniser was ``unsure`` of
+    (:func:`coach.analysis.asking.said_clause`)."""
+    clause = asking.said_clause(claim, talk=transcript or claim, unsure=unsure)
     return f"You said {clause}." if clause else ""
 
 
@@ -530,13 +537,13 @@ def follow_up_lines() -> tuple[str, ...]:
 
 
 def fallback_for(
-    plan: PlannedQuestion, *, follow_up: bool = False, transcript: str = ""
-) -> tuple[str, str]:
+    plan: PlannedQuestion, *, follow_up: bool = False, transcript: str = "",
+    unsure: frozenset[str] = frozenset(),
+) -> tuple[str, str]:  # fmt: skip
     """A plain (lead-in, question) about one planned claim, with no model."""
     table = _FOLLOW_UP_TEMPLATES if follow_up else _TEMPLATES
-    return ("" if follow_up else said_back(plan.claim.text, transcript=transcript)), table[
-        plan.kind
-    ]
+    lead = "" if follow_up else said_back(plan.claim.text, transcript=transcript, unsure=unsure)
+    return lead, table[plan.kind]
 
 
 _FACTOID = re.compile(
@@ -629,11 +636,14 @@ class Audience:
     """Asks questions about one talk; see the module docstring."""
 
     def __init__(
-        self, llm: ChatModel | None, transcript: str, options: AudienceOptions = AudienceOptions()
-    ) -> None:
+        self, llm: ChatModel | None, transcript: str, options: AudienceOptions = AudienceOptions(),
+        *, unsure: Iterable[str] = (),
+    ) -> None:  # fmt: skip
         self.llm = llm
         self.transcript = transcript
         self.options = options
+        self.unsure: frozenset[str] = unsure_tokens(unsure)
+        """Words of the talk the recogniser was unsure of: never quoted back."""
         self.claims: list[Claim] = find_claims(transcript) or _whole_talk_claim(transcript)
         self.asked: list[str] = []
         self.asked_spoken: list[str] = []
@@ -677,16 +687,23 @@ class Audience:
         """Remember an answer, so later questions can build on what was said."""
         self.heard.append((question.spoken_text, " ".join(answer.split())))
 
-    def update(self, transcript: str, *, complete: bool = True) -> None:
+    def update(
+        self, transcript: str, *, complete: bool = True, unsure: Iterable[str] | None = None
+    ) -> None:
         """The talk so far (``complete=False``, during the talk: its last sentence may be
-        unfinished and is left out) or whole: its claims are found again."""
+        unfinished and is left out) or whole: its claims are found again. ``unsure``, when
+        given, replaces the words the recogniser was unsure of."""
+        if unsure is not None:
+            self.unsure = unsure_tokens(unsure)
         if not complete:
             sentences = talk_sentences(transcript)
             transcript = " ".join(sentences[:-1])
         self.transcript = transcript
         self.claims = find_claims(transcript) or _whole_talk_claim(transcript)
 
-    def prepare(self, transcript: str | None = None, *, limit: int = 6) -> Question | None:
+    def prepare(
+        self, transcript: str | None = None, *, limit: int = 6, unsure: Iterable[str] | None = None
+    ) -> Question | None:
         """Generate one candidate question while the talk goes on (on the LLM's thread).
 
         ``transcript`` is the talk so far. The candidate is about the next claim the plan
@@ -695,7 +712,7 @@ class Audience:
         when there is no model, no new claim, or ``limit`` candidates are ready.
         """
         if transcript is not None:
-            self.update(transcript, complete=False)
+            self.update(transcript, complete=False, unsure=unsure)
         grounded = self.options.wording == "grounded"
         if (
             (self.llm is None and not grounded)
@@ -724,7 +741,7 @@ class Audience:
 
     def _kinds_for(self, claim: Claim) -> list[str]:
         asked = self.asked_spoken + [q.spoken_text for _p, q in self.candidates]
-        return asking.fitting_kinds(claim, self.transcript, asked=asked)
+        return asking.fitting_kinds(claim, self.transcript, asked=asked, unsure=self.unsure)
 
     def _plan(self, n: int, asked: Sequence[PlannedQuestion]) -> list[PlannedQuestion]:
         """The next ``n`` plans; worded from the talk, only (claim, kind) pairs a grounded
@@ -734,7 +751,9 @@ class Audience:
                                    kinds_for=self._kinds_for)  # fmt: skip
             if plans:
                 return plans
-            quotable = [c for c in self.claims if asking.quotable_clause(c.text)]
+            quotable = [
+                c for c in self.claims if asking.quotable_clause(c.text, unsure=self.unsure)
+            ]
             if quotable:  # a plain question about a claim that can be said back
                 return plan_questions(quotable, self.options.persona, n, asked=asked)
         return plan_questions(self.claims, self.options.persona, n, asked=asked)
@@ -746,7 +765,7 @@ class Audience:
         started = time.monotonic()
         spoken = self.asked_spoken + [q.spoken_text for _p, q in self.candidates]
         for lead_in, text in asking.grounded_questions(
-            plan.claim, plan.kind, self.transcript, asked=spoken
+            plan.claim, plan.kind, self.transcript, asked=spoken, unsure=self.unsure
         ):
             if check_question(f"{lead_in} {text}", transcript=self.transcript, asked=list(asked),
                               options=self.options) is None:  # fmt: skip
@@ -802,7 +821,7 @@ class Audience:
     def _generate(
         self, plan: PlannedQuestion, *, asked: list[str], cancel: threading.Event | None = None
     ) -> Iterator[str | Question]:
-        lead, fallback = fallback_for(plan, transcript=self.transcript)
+        lead, fallback = fallback_for(plan, transcript=self.transcript, unsure=self.unsure)
         prompt = _user_prompt(plan.claim.text, plan.kind, heard=self.heard[-1:],
                               before=self._before(plan.claim),
                               persona=self.options.persona_text)  # fmt: skip
@@ -903,14 +922,48 @@ class Audience:
                 self._plans_by_text[item.text] = plan
             yield item
 
-    def next_question(self) -> Question:
-        """Generate a whole question about a new claim (not streamed)."""
+    def next_question(self, *, optional: bool = False) -> Question | None:
+        """Generate a whole question about a new claim (not streamed).
+
+        ``optional``, with grounded wording: None unless a question worded from the talk
+        (a clause said back and a question that fits it) is left, so an audience out of
+        good questions stops asking rather than ask a plain one (blind review: about one
+        plain question in three acceptable). The question that is not optional says back
+        a clause with a word the recogniser was unsure of rather than nothing.
+        """
+        if self.options.wording == "grounded" and not self._grounded_next():
+            if optional:
+                return None
+            if self.unsure and not self._grounded_next(quoting=True):
+                kept, self.unsure = self.unsure, frozenset()
+                try:
+                    return _last(self.ask())
+                finally:
+                    self.unsure = kept
         return _last(self.ask())
 
+    def _grounded_next(self, *, quoting: bool = False) -> bool:
+        """Whether the next new question is worded from the talk (``quoting``: whether it
+        at least says back a clause)."""
+        if self.candidates and not self.heard:
+            return True
+        plans = self._plan(1, self.planned)
+        if not plans:
+            return False
+        if self._grounded(plans[0], self.asked) is not None:
+            return True
+        if not quoting:
+            return False
+        return bool(fallback_for(plans[0], transcript=self.transcript, unsure=self.unsure)[0])
+
     def questions(self, n: int) -> Iterator[Question]:
-        """``n`` questions in a row."""
-        for _ in range(n):
-            yield self.next_question()
+        """Up to ``n`` questions in a row: the first always, the others while the audience
+        has a question that says back what it is about (see :meth:`next_question`)."""
+        for i in range(n):
+            q = self.next_question(optional=i > 0)
+            if q is None:
+                return
+            yield q
 
 
 def _last(items: Iterable[str | Question]) -> Question:

@@ -27,6 +27,8 @@ class ReportWord:
     """End, seconds."""
     filler: bool
     """Part of a filler (filled pause or discourse filler)."""
+    probability: float = 1.0
+    """The recogniser's confidence in the word, 0-1 (Whisper's word probability)."""
 
 
 @dataclass

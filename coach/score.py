@@ -191,7 +191,8 @@ def analyze(
         end = max([span[1], *(it.end_s for it in filler_items)])
     speaking_s = end - start
     report.words = [
-        ReportWord(w.text, w.start_s, w.end_s, i in filler_idx) for i, w in enumerate(words)
+        ReportWord(w.text, w.start_s, w.end_s, i in filler_idx, w.probability)
+        for i, w in enumerate(words)
     ]
     report.transcript = " ".join(w.text for w in words)
     report.word_count = len(lexical)

@@ -7,11 +7,14 @@ import pytest
 
 from coach.analysis.asking import (
     FRAMES,
+    UNSURE_BELOW,
     facets,
     fitting_kinds,
     grounded_questions,
+    heard_tokens,
     quotable_clause,
     said_clause,
+    unsure_words,
 )
 from coach.analysis.claims import ASK_KINDS, find_claims
 
@@ -123,3 +126,38 @@ def test_asked_questions_are_not_repeated() -> None:
     spoken = [f"{lead} {q}" for lead, q in first[:1]]
     again = grounded_questions(claim, "evidence", TALK, asked=spoken)
     assert all(f"{lead} {q}" not in spoken for lead, q in again)
+
+
+def test_a_clause_with_a_word_the_recogniser_was_unsure_of_is_not_quoted() -> None:
+    sentence = "So I'm proposing we bring the hall down to 26 pounds an hour for community groups."
+    assert "hall" in said_clause(sentence)
+    assert said_clause(sentence, unsure=frozenset(heard_tokens("hall"))) == ""
+    # a figure the recogniser was unsure of is unsure in words too
+    assert said_clause(sentence, unsure=frozenset(heard_tokens("26"))) == ""
+    assert "hall" in said_clause(sentence, unsure=frozenset(heard_tokens("carpets")))
+
+
+def test_unsure_words_are_those_below_the_threshold() -> None:
+    words = [("the", 0.99), ("haul", 0.31), ("down", 0.9), ("26", UNSURE_BELOW - 0.01)]
+    assert unsure_words(words) == ["haul", "26"]
+    assert unsure_words(words, below=0.2) == []
+
+
+def test_money_spent_asks_what_it_went_on_unless_the_talk_says() -> None:
+    talk = "Last year we spent just under 47,000 pounds on printing across the three floors."
+    claim = find_claims(talk)[0]
+    assert ("What did most of that money go on?") in [q for _l, q in grounded_questions(
+        claim, "cost", talk)]  # fmt: skip
+    told = talk + " Most of that went on toner and the leases."
+    claim = find_claims(told)[0]
+    assert "What did most of that money go on?" not in [
+        q for _l, q in grounded_questions(claim, "cost", told)
+    ]
+
+
+def test_a_cause_given_for_a_result_is_questioned() -> None:
+    talk = "Our margins are down this year because of the new supermarket contract."
+    claim = find_claims(talk)[0]
+    assert "How do you know that's what caused it?" in [
+        q for _l, q in grounded_questions(claim, "evidence", talk)
+    ]

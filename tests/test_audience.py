@@ -274,3 +274,30 @@ def test_a_second_question_on_the_same_point_does_not_quote_it_again() -> None:
     assert second.text != first.text
     third = a.next_question()
     assert third.text not in (first.text, second.text) or third.focus != first.focus
+
+
+def test_a_grounded_audience_stops_rather_than_ask_a_plain_question() -> None:
+    talk = "Good evening. Last year we spent 47,000 pounds on printing across the three floors."
+    audience = Audience(None, talk, AudienceOptions(wording="grounded"))
+    asked = list(audience.questions(4))
+    assert [q.text for q in asked] == ["What did most of that money go on?"]
+    assert audience.next_question(optional=True) is None
+
+
+def test_the_first_question_quotes_an_unsure_word_rather_than_nothing() -> None:
+    talk = "Good evening. Last year we spent 47,000 pounds on printing across the three floors."
+    audience = Audience(None, talk, AudienceOptions(wording="grounded"), unsure=["printing"])
+    assert audience.next_question(optional=True) is None  # nothing it can quote safely
+    q = audience.next_question()
+    assert q is not None and "printing" in q.lead_in
+
+
+def test_unsure_words_steer_the_quote_to_another_claim() -> None:
+    talk = (
+        "Last year we spent 47,000 pounds on printing across the three floors. "
+        "The crew costs about 38,000 pounds a year."
+    )
+    sure = Audience(None, talk, AudienceOptions(wording="grounded"))
+    unsure = Audience(None, talk, AudienceOptions(wording="grounded"), unsure=["printing"])
+    assert all("printing" not in q.spoken_text for q in unsure.questions(3))
+    assert any("printing" in q.spoken_text for q in sure.questions(3))

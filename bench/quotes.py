@@ -1,0 +1,118 @@
+"""How faithfully the audience quotes the talk: every "You said ..." lead-in of the
+grounded questions is compared with the talk as written (which coach never sees: it
+hears Piper's speech of it through the recogniser). A quote is faithful when all of its
+words, pronouns aside, occur in the same order in one stretch of the written talk.
+
+    python bench/quotes.py [--splits sealed3 sealed4] [--below 0.5 ...]
+
+Writes ``bench/results/quotes.json``: per threshold on the recogniser's word probability
+(``none`` quotes every word), the questions asked, the share with a quote, and the share
+of quotes that are faithful.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from questions import DESCRIBED, PERSONAS, heard_folder, talk_files, talk_text  # noqa: E402
+from results import write_results  # noqa: E402
+
+from coach.analysis.asking import unsure_words  # noqa: E402
+from coach.analysis.claims import spoken_numbers  # noqa: E402
+from coach.audience import Audience, AudienceOptions  # noqa: E402
+
+_PRONOUNS = frozenset(
+    "i we you me us my our your mine ours yours i'm we're you're i've we've you've i'd "
+    "we'd you'd i'll we'll you'll myself ourselves yourself yourselves am are is was were".split()
+)
+
+
+_GLUE = frozenset("a an the and".split())
+"""Left out too: "a hundred and sixty" is said back as "one hundred sixty"."""
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-case words, numbers in words, hyphens as spaces, pronouns and forms of "be"
+    left out (the audience turns "I" into "you")."""
+    text = spoken_numbers(text).lower().replace("’", "'").replace("-", " ")
+    text = re.sub(r"\b(?:a|one) (hundred|thousand|million)\b", r"\1", text)
+    words = (re.sub(r"[^\w']", "", w) for w in text.split())
+    words = (re.sub(r"our$", "or", w) if len(w) > 5 else w for w in words)  # labour, labor
+    return [w for w in words if w and w not in _PRONOUNS and w not in _GLUE]
+
+
+def faithful(quote: str, source: list[str]) -> bool:
+    """Whether every word of ``quote`` occurs, in order, in one stretch of ``source``
+    no more than two words longer than the quote."""
+    q = tokens(quote)
+    if not q:
+        return True
+    matcher = difflib.SequenceMatcher(a=q, b=source, autojunk=False)
+    blocks = [b for b in matcher.get_matching_blocks() if b.size]
+    if sum(b.size for b in blocks) < len(q):
+        return False
+    return blocks[-1].b + blocks[-1].size - blocks[0].b <= len(q) + 2
+
+
+def measure(splits: tuple[str, ...], below: float | None, per_persona: int) -> dict:
+    asked = quoted = good = 0
+    bad: list[str] = []
+    for split in splits:
+        for path in talk_files(split):
+            folder = heard_folder("tiny.en")
+            words_file = folder / f"{path.stem}.words.json"
+            if not words_file.exists():
+                continue
+            heard = (folder / f"{path.stem}.txt").read_text().strip()
+            pairs = json.loads(words_file.read_text())
+            unsure = [] if below is None else unsure_words(pairs, below=below)
+            source = tokens(talk_text(path))
+            for persona in PERSONAS:
+                p_opt = DESCRIBED if persona == "described" else persona
+                audience = Audience(None, heard, AudienceOptions(persona=p_opt, wording="grounded"),
+                                    unsure=unsure)  # fmt: skip
+                for q in audience.questions(per_persona):
+                    asked += 1
+                    m = re.match(r"You said (.*?)\.$", q.lead_in or "")
+                    if not m:
+                        continue
+                    quoted += 1
+                    if faithful(m.group(1), source):
+                        good += 1
+                    else:
+                        bad.append(f"{path.stem}: {m.group(1)}")
+    return {
+        "below": below,
+        "questions": asked,
+        "quoted": quoted,
+        "faithful": good,
+        "faithful_share": round(good / quoted, 3) if quoted else None,
+        "unfaithful_examples": sorted(set(bad))[:40],
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--splits", nargs="+", default=["sealed3", "sealed4"])
+    ap.add_argument("--below", nargs="+", default=["none", "0.4", "0.5", "0.6"])
+    ap.add_argument("--per-persona", type=int, default=2)
+    args = ap.parse_args()
+    rows = []
+    for b in args.below:
+        row = measure(tuple(args.splits), None if b == "none" else float(b), args.per_persona)
+        rows.append(row)
+        print(f"below {b:>4}: {row['questions']} questions, {row['quoted']} quoted, "
+              f"{row['faithful']} faithful ({row['faithful_share']})", flush=True)  # fmt: skip
+    write_results("quotes", {"splits": args.splits, "rows": rows})
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
