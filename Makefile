@@ -9,7 +9,7 @@ EVAL ?= ../shared/eval
 # driven by the playwright package with Debian's chromium; Playwright's own download is not used).
 APT_PACKAGES := $(if $(shell command -v g++ 2>/dev/null),,build-essential) chromium
 
-.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-accuracy-external bench-speed bench-latency bench-interview bench-questions bench-interview-questions bench-judge bench-long bench-pitch bench-ray fixtures clean
+.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-accuracy-external bench-speed bench-latency bench-interview bench-questions bench-interview-questions bench-judge bench-long bench-listen bench-pitch bench-ray fixtures clean
 
 setup: system venv models  ## everything: system packages, .venv, default models
 
@@ -81,6 +81,9 @@ bench-pitch: venv  ## pitch tracks, old and new, against a pYIN reference on ../
 
 bench-long: setup  ## one 60-minute file: time and peak memory of a long recording
 	$(BIN)/python bench/speed.py --eval $(EVAL) --minutes 60 --repeats 1 --no-write
+
+bench-listen: venv system  ## the listening report of a 60-minute recording: page size and open time in chromium
+	$(BIN)/python bench/listen_page.py
 
 bench-ray: setup  ## coach score --ray (a local Ray, one worker per CPU) against --jobs 2 on the eval clips: clips/min, cost per clip
 	$(BIN)/python bench/ray_bench.py --eval $(EVAL)
