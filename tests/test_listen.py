@@ -175,6 +175,14 @@ def session_result(folder: Path, *, talk: bool = True) -> SessionResult:
     return res
 
 
+def test_session_in_a_relative_folder_plays_its_wavs(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # coach rehearse --save s: the paths are relative
+    res = session_result(Path("s"))
+    res.talk.file = "s/talk.wav"
+    page = session_html(res)
+    assert 'src="talk.wav"' in page and 'src="answers/answer_01.wav"' in page
+
+
 def test_session_page_plays_the_wavs_beside_it(tmp_path: Path):
     page = session_html(session_result(tmp_path / "s"))
     assert 'src="talk.wav"' in page and 'src="answers/answer_01.wav"' in page

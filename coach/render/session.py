@@ -132,13 +132,17 @@ def _html_table(headers: tuple[str, ...], rows: list[list[str]]) -> str:
     return f"<table>\n<tr>{head}</tr>\n{body}\n</table>"
 
 
-def _recording_src(result: SessionResult, file: str) -> str | None:
+def _recording_src(result: SessionResult, path: Path) -> str | None:
     """The URL of a recording in the session folder relative to report.html, or None when
-    the file is not in the folder (the page then plays nothing)."""
+    the file is not in the folder (the page then plays nothing).
+
+    Args:
+        result: the session.
+        path: the recording, absolute or relative to the working directory.
+    """
     from coach.render.listen import relative_src
 
     folder = Path(result.folder)
-    path = Path(file) if Path(file).is_absolute() else folder / file
     try:
         rel = path.resolve().relative_to(folder.resolve())
     except (OSError, ValueError):
@@ -155,7 +159,8 @@ def answers_html(result: SessionResult) -> str:
     for n, e in enumerate(x for x in result.exchanges if x.answer is not None and x.answer.ok):
         a = e.answer
         assert a is not None
-        src = _recording_src(result, e.answer_file or a.file)
+        src = _recording_src(result, Path(result.folder) / e.answer_file if e.answer_file
+                             else Path(a.file))  # fmt: skip
         summary = (
             f"{e.index}. {e.question.lead_in} {e.question.text}".replace("  ", " ")
             + f" ({a.duration_s:.0f} s, {a.fillers.count} "
@@ -196,7 +201,7 @@ def session_html(result: SessionResult) -> str:
                                                             feedback_rows(result))))  # fmt: skip
     title = f"{_title(result)} {result.started} ({result.status})"
     if result.talk is not None:
-        src = _recording_src(result, result.talk.file) if result.talk.ok else None
+        src = _recording_src(result, Path(result.talk.file)) if result.talk.ok else None
         return clip_page(result.talk, sections=sections, title=title, audio_src=src)
     body = [f"<h1>{_e(title)}</h1>", f'<p class="meta">{_e(_context_line(result))}</p>']
     body += [f"<h2>{_e(h)}</h2>\n{html_text}" for h, html_text in sections]
