@@ -418,4 +418,4 @@ def test_grounded_questions_are_prepared_and_spoken_during_the_talk(tmp_path: Pa
     first = res.exchanges[0].question
     assert first.source == "grounded" and first.lead_in.startswith("You said ")
     assert session.rel(first.ready_at) < session._talk_timing.decided_s
-    assert first.spoken_text not in session._speech  # its speech, made early, was used
+    assert first.spoken_text not in session.voice._prepared  # its speech, made early, was used

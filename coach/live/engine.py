@@ -14,13 +14,10 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
-from coach import SAMPLE_RATE
 from coach.audience import Question
 from coach.errors import one_line
 from coach.live.asker import Asker, Verdict
@@ -31,10 +28,11 @@ from coach.live.models import Models
 from coach.live.options import RehearseOptions
 from coach.live.recorder import TalkRecorder
 from coach.live.results import Exchange, SessionResult, TurnTiming
+from coach.live.voice import Voice
 from coach.llm import ChatModel
 from coach.sinks import AudioSink
 from coach.stream import DeviceError
-from coach.tts import Speaker, SpeechChunk
+from coach.tts import SpeechChunk
 
 logger = logging.getLogger(__name__)
 
@@ -129,7 +127,6 @@ class Conversation:
     ) -> None:
         self.input = voice_input
         self.models = models
-        self.sink = sink
         self.folder = folder
         self.options = options or RehearseOptions()
         self.events = events or QuietEvents()
@@ -139,10 +136,8 @@ class Conversation:
         )
         self._stop = threading.Event()
         self._pool = Worker()
-        self.speaker: Speaker | None = None
-        """The voice, once the questions start (None: none loaded, speech as text only)."""
-        self._speech: dict[str, list[SpeechChunk]] = {}
-        """Questions synthesised in advance (prepared during the talk), by spoken text."""
+        self.voice = Voice(sink, folder, who=self.who, lines=models.acks, t0=self.t0)
+        """The asking side's voice (its speaker is set once the questions start)."""
 
     def now(self) -> float:
         """Seconds since the session started."""
@@ -196,7 +191,7 @@ class Conversation:
         self.models.cancel_generation()
         self._pool.shutdown(wait=True, cancel_futures=True)
         self.models.resume_generation()
-        for what, close in (("audio output", self.sink.close), ("audio input", self.input.close)):
+        for what, close in (("audio output", self.voice.close), ("audio input", self.input.close)):
             try:
                 close()
             except Exception as exc:  # noqa: BLE001 - the session is over; noted
@@ -238,7 +233,7 @@ class Conversation:
         """Wait for the LLM and voice; note any that did not load. Returns the LLM."""
         res = self.result
         llm = self.models.llm()
-        self.speaker = self.models.speaker()
+        self.voice.speaker = self.models.speaker()
         for what, why in self.models.errors.items():
             res.notes.append(f"{what}: {why}")
             self.events.note(f"{what} not available: {why}")
@@ -250,8 +245,8 @@ class Conversation:
         """The question-and-answer loop; see the module docstring for the timing tricks."""
         res = self.result
         upcoming: concurrent.futures.Future[_Reply | None] | None = self._prepare(asker)
-        if self.speaker is not None:  # after the first question: it may be ready at once
-            self._pool.submit(self._synthesise, asker.lines)
+        if self.voice.speaker is not None:  # after the first question: it may be ready at once
+            self._pool.submit(self.voice.synthesise, asker.lines)
         try:  # a question prepared in advance is asked at once; else the opening fills in
             if not asker.opening_optional:
                 raise concurrent.futures.TimeoutError
@@ -301,12 +296,6 @@ class Conversation:
         self._speak_ack(asker.closing, timing)
         self._log_turn(timing)
 
-    def _synthesise(self, lines: tuple[str, ...]) -> None:
-        speaker = self.speaker
-        for text in lines:
-            if speaker is not None and text not in self.models.acks:
-                self.models.acks[text] = list(speaker.speak(text))
-
     def _log_turn(self, timing: TurnTiming) -> None:
         self.result.timings.append(timing)
         self.folder.append_line("timings.jsonl", json.dumps(timing.to_dict()))
@@ -318,11 +307,7 @@ class Conversation:
             question = asker.next_question()
             if question is None:
                 return None
-            speaker = self.speaker
-            chunks = self._speech.pop(question.spoken_text, None)  # synthesised in advance
-            if chunks is None and speaker is not None:
-                chunks = list(speaker.speak(question.spoken_text))
-            return _Reply(question, chunks)
+            return _Reply(question, self.voice.chunks_for(question.spoken_text))
 
         return self._pool.submit(job)
 
@@ -354,7 +339,7 @@ class Conversation:
             if isinstance(item, Question):
                 record = item
                 break
-            t = self._speak(item)
+            t = self.voice.speak(item)
             if timing.question_audio_s is None:
                 timing.question_audio_s = t
         assert record is not None
@@ -369,7 +354,7 @@ class Conversation:
         """Speak the asker's reply to the person's own question as it streams."""
         said = []
         for sentence in _in_thread(self._pool, respond):
-            t = self._speak(sentence)
+            t = self.voice.speak(sentence)
             if timing.first_audio_s is None:
                 timing.first_audio_s = t
             said.append(sentence)
@@ -385,36 +370,16 @@ class Conversation:
             return  # a follow-up is spoken while it is generated
         timing.reply = timing.reply or reply.question.kind
         text = reply.question.spoken_text
-        timing.question_audio_s = self._speak(text, reply.chunks)
+        timing.question_audio_s = self.voice.speak(text, reply.chunks)
         self.events.say(self.who, text)
 
     def _speak_ack(self, text: str, timing: TurnTiming) -> float | None:
         """Say a fixed line; returns when it will have been heard, session seconds."""
-        chunks = self.models.acks.get(text)
-        t = self._speak(text, chunks)
+        t, heard = self.voice.say_line(text)
         if timing.first_audio_s is None:
             timing.first_audio_s = t
         self.events.say(self.who, text)
-        if t is None or chunks is None:
-            return t
-        return t + sum(c.duration_s for c in chunks)
-
-    def _speak(self, text: str, chunks: list[SpeechChunk] | None = None) -> float | None:
-        """Speak ``text`` (or its ``chunks`` synthesised in advance); returns when its first
-        audio went out, session seconds."""
-        speaker = self.speaker
-        if speaker is None:  # no voice: the sink still gets the text (a beat of silence)
-            silence = np.zeros(SAMPLE_RATE // 10, np.int16)
-            spoken: Iterable[SpeechChunk] = [SpeechChunk(text, silence, SAMPLE_RATE, 0.0)]
-        else:
-            spoken = chunks if chunks is not None else speaker.speak(text)
-        first: float | None = None
-        for chunk in spoken:
-            t = self.sink.play(chunk)
-            if first is None:
-                first = self.rel(t)
-        self.folder.append_line("transcript.md", f"\n**{self.who.capitalize()}:** {text}")
-        return first
+        return heard
 
     def _speech_end(self, recorder: TalkRecorder, decided: float) -> float | None:
         """Wall time (session seconds) the person stopped speaking, from stream times."""
@@ -428,7 +393,7 @@ class Conversation:
         """Record and judge one answer; None if there is no answer to record."""
         opts = self.options
         if self.input.realtime:  # the answer starts once the question has been heard
-            self.sink.drain()
+            self.voice.drain()
         self._stop.clear()
         frames = self.input.answer(index, self._stop)
         if frames is None:

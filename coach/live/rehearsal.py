@@ -162,7 +162,7 @@ class Rehearsal(Conversation):
                                  unsure=_unsure(words))  # fmt: skip
             speaker = self.models.speaker()
             if q is not None and speaker is not None:
-                self._speech[q.spoken_text] = list(speaker.speak(q.spoken_text))
+                self.voice.prepare(q.spoken_text, speaker)
 
         self._prep = self._pool.submit(job)
 
