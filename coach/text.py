@@ -243,3 +243,23 @@ HEDGE_CUES: tuple[str, ...] = (
 )
 """Vague or hedging words; "kind of" and "sort of" count too where
 :func:`coach.analysis.fillers.tag_fillers` marks them as fillers."""
+
+_FILLED_FORMS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"^(u+h*m+|e+r+m+|h*u+m+)$"), "um"),
+    (re.compile(r"^u+h+$"), "uh"),
+    (re.compile(r"^e+r+h*$"), "er"),
+    (re.compile(r"^a+h+$"), "ah"),
+    (re.compile(r"^(h+m+|m+h*m+|h+m+h*)$"), "hm"),
+]
+"""Filled pauses as recognisers spell them ("umm", "uhh", "erm", "hmm"), with their
+canonical form."""
+
+
+def filled_pause_form(token: str) -> str | None:
+    """Canonical filled-pause form of a normalised token, or None ("uhh" -> "uh")."""
+    if token.startswith("'"):  # "'er" is "her", never a filler
+        return None
+    for pattern, canon in _FILLED_FORMS:
+        if pattern.match(token):
+            return canon
+    return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from coach.text import tokens
+from coach.text import filled_pause_form, tokens
 
 _SENTENCE_END_RE = re.compile(r"[.?!…]+[\"')\]]*$")
 _PIECE_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)*(?:-[a-z0-9]+(?:'[a-z]+)*)*")
@@ -82,8 +82,6 @@ def join_continuations(words: list[Word]) -> list[Word]:
 
 def _joins(*parts: str) -> bool:
     """Parts a hyphen may join into one word: none is one letter or a filled pause."""
-    from coach.analysis.fillers import filled_pause_form  # here: fillers imports this module
-
     return all(len(p) > 1 and filled_pause_form(p) is None for p in parts)
 
 

@@ -17,15 +17,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from itertools import accumulate
 
+from coach.text import filled_pause_form
 from coach.transcript import Word, tokens
-
-_FILLED_FORMS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"^(u+h*m+|e+r+m+|h*u+m+)$"), "um"),
-    (re.compile(r"^u+h+$"), "uh"),
-    (re.compile(r"^e+r+h*$"), "er"),
-    (re.compile(r"^a+h+$"), "ah"),
-    (re.compile(r"^(h+m+|m+h*m+|h+m+h*)$"), "hm"),
-]
 
 _BE = {"is", "was", "are", "were", "be", "been", "being", "am", "it's", "that's", "he's",
        "she's", "i'm", "you're", "we're", "they're", "'s", "isn't", "wasn't"}  # fmt: skip
@@ -114,16 +107,6 @@ class FillerStats:
 
     def to_dict(self) -> dict:
         return asdict(self)
-
-
-def filled_pause_form(token: str) -> str | None:
-    """Canonical filled-pause form of a normalised token, or None ("uhh" -> "uh")."""
-    if token.startswith("'"):  # "'er" is "her", never a filler
-        return None
-    for pattern, canon in _FILLED_FORMS:
-        if pattern.match(token):
-            return canon
-    return None
 
 
 def _gap_before(words: list[Word], i: int) -> float:
