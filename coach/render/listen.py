@@ -75,6 +75,13 @@ class Moment:
     """"fast" or "slow" for a pace stretch (its colour), else ""."""
 
 
+_PAUSE_PLACES = {
+    "sentence": "after a sentence",
+    "clause": "at a clause break",
+    "within_clause": "within a clause",
+}
+
+
 def moments(report: ClipReport) -> list[Moment]:
     """Every moment of a clip worth hearing, in time order."""
     out: list[Moment] = []
@@ -82,8 +89,8 @@ def moments(report: ClipReport) -> list[Moment]:
         out.append(Moment(f.start_s, f.end_s, "filler", f"filler “{f.text}”"))
     for p in report.pauses.items:
         if p.long:
-            where = p.position.replace("_", " ")
-            out.append(Moment(p.start_s, p.end_s, "pause", f"{p.duration_s:.1f} s pause ({where})"))
+            where = _PAUSE_PLACES.get(p.position, p.position.replace("_", " "))
+            out.append(Moment(p.start_s, p.end_s, "pause", f"{p.duration_s:.1f} s pause {where}"))
     for s in report.pace.stretches:
         out.append(Moment(s.start_s, s.end_s, "pace", f"too {s.flag}: {s.wpm:.0f} wpm", s.flag))
     for t in report.energy.trail_offs:
@@ -387,7 +394,7 @@ LISTEN_JS = r"""
     }
     for (j = 0; j < m.length; j++) {
       var t0 = m[j][0], t1 = m[j][1];
-      if (t1 < a || t0 >= b) continue;
+      if ((t1 <= a && t0 < a) || t0 >= b) continue;
       var x0 = Math.max(t0, a), x1 = Math.min(Math.max(t1, t0), b);
       var btn = document.createElement("button");
       btn.type = "button";
