@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import datetime as dt
-import json
 import logging
 import queue
 import threading
@@ -213,21 +212,11 @@ class Conversation:
         """Last words on the result before it is saved (the interview's practice list)."""
 
     def _save(self, *, pages: bool = False) -> None:
-        """Write report.json (cheap, after every step); with ``pages`` also the HTML and
-        Markdown reports (charts take a moment: after the talk and at the end)."""
-        res = self.result
-        res.models = self.models.names()
-        self.folder.write_json("report.json", res.to_dict())
+        """Write report.json (after every step); with ``pages`` the HTML and Markdown too."""
+        self.result.models = self.models.names()
+        self.folder.write_report(self.result)
         if pages:
-            self._write_pages(res)
-
-    def _write_pages(self, res: SessionResult) -> None:
-        """The HTML and Markdown reports of ``res``."""
-        if res.talk is not None or res.exchanges:
-            from coach.render.session import session_html, session_markdown
-
-            self.folder.write_text("report.html", session_html(res))
-            self.folder.write_text("report.md", session_markdown(res))
+            self.folder.write_pages(self.result)
 
     def _models_for_questions(self) -> ChatModel | None:
         """Wait for the LLM and voice; note any that did not load. Returns the LLM."""
@@ -298,7 +287,7 @@ class Conversation:
 
     def _log_turn(self, timing: TurnTiming) -> None:
         self.result.timings.append(timing)
-        self.folder.append_line("timings.jsonl", json.dumps(timing.to_dict()))
+        self.folder.log_turn(timing)
 
     def _prepare(self, asker: Asker) -> concurrent.futures.Future[_Reply | None]:
         """Generate the next new question, and synthesise it, on the LLM thread."""
@@ -382,12 +371,8 @@ class Conversation:
         return heard
 
     def _speech_end(self, recorder: TalkRecorder, decided: float) -> float | None:
-        """Wall time (session seconds) the person stopped speaking, from stream times."""
-        if not recorder.utterances or not self.input.realtime:
-            return None
-        _, speech_end, _ = recorder.utterances[-1]
-        lag = recorder.received_s - speech_end
-        return self.rel(decided) - lag  # type: ignore[operator]
+        """When the person stopped speaking, session seconds (None: not paced in real time)."""
+        return self.rel(recorder.speech_end_at(decided)) if self.input.realtime else None
 
     def _listen(self, index: int, exchange: Exchange, timing: TurnTiming) -> bool | None:
         """Record and judge one answer; None if there is no answer to record."""

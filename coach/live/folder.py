@@ -11,6 +11,7 @@ from typing import Any
 
 from coach.errors import CoachError
 from coach.files import write_text_atomic
+from coach.live.results import SessionResult, TurnTiming
 
 
 def default_sessions_dir() -> Path:
@@ -59,6 +60,23 @@ class SessionFolder:
     def write_json(self, name: str, obj: Any) -> Path:
         """Write a JSON file atomically."""
         return self.write_text(name, json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+
+    def write_report(self, result: SessionResult) -> None:
+        """report.json of ``result`` (cheap: rewritten after every step)."""
+        self.write_json("report.json", result.to_dict())
+
+    def write_pages(self, result: SessionResult) -> None:
+        """report.html and report.md of ``result`` once it holds a talk or an answer (the
+        charts take a moment: after the talk and at the end)."""
+        if result.talk is not None or result.exchanges:
+            from coach.render.session import session_html, session_markdown
+
+            self.write_text("report.html", session_html(result))
+            self.write_text("report.md", session_markdown(result))
+
+    def log_turn(self, timing: TurnTiming) -> None:
+        """Append one turn's timings to timings.jsonl."""
+        self.append_line("timings.jsonl", json.dumps(timing.to_dict()))
 
     def append_line(self, name: str, line: str) -> None:
         """Append one line and push it to disk."""

@@ -328,6 +328,15 @@ class TalkRecorder:
             nudge=nudge,
         )
 
+    def speech_end_at(self, decided: float) -> float | None:
+        """When the speech of the last utterance ended, on the clock of ``decided`` (the
+        moment the end of the turn was decided, time.monotonic() seconds): ``decided`` less
+        how far the audio received ran past it. None before any utterance."""
+        if not self.utterances:
+            return None
+        _, speech_end, _ = self.utterances[-1]
+        return decided - (self._received_s - speech_end)
+
     @property
     def silence_s(self) -> float:
         """How long the input has been silent right now, seconds (cheap, per frame)."""

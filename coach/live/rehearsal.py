@@ -197,7 +197,7 @@ class Rehearsal(Conversation):
 
         def write_pages() -> None:
             try:
-                self._write_pages(talk_only)
+                self.folder.write_pages(talk_only)
             except Exception as exc:  # noqa: BLE001 - written again at the end
                 logger.debug("the talk's pages", exc_info=True)
                 self.result.notes.append(f"the talk's report pages: {one_line(exc)}")
