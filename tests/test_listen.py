@@ -336,3 +336,29 @@ def test_an_hour_opens_in_parts_in_a_browser(browser, tmp_path: Path):
     assert page.evaluate("+document.activeElement.dataset.i") > last
     assert page.locator(".parts button[aria-current=true]").inner_text() == "5:00–10:00"
     assert errors == []
+
+
+@pytest.mark.browser
+def test_playback_turns_the_part(browser, tmp_path: Path):
+    folder = tmp_path / "hour"
+    folder.mkdir()
+    t = np.arange(int(305 * SAMPLE_RATE)) / SAMPLE_RATE  # enough audio for the first parts
+    audio.write_wav(folder / "talk.wav", (0.2 * np.sin(2 * np.pi * 140 * t)).astype(np.float32),
+                    SAMPLE_RATE)  # fmt: skip
+    (folder / "report.html").write_text(
+        clip_page(hour_report(), audio_src="talk.wav"), encoding="utf-8"
+    )
+    page, errors = _open(browser, folder / "report.html")
+    current = "document.querySelector('.parts button[aria-current=true]').textContent"
+    page.locator(".parts button", has_text="5:00–10:00").click()
+    # the part's first moment (300.5 s) plays from 298.5 s: the part stays
+    page.locator(".track button[aria-label='filler “um” at 5:00']").click()
+    _playing_from(page, "audio", 300.5)
+    page.wait_for_function("document.querySelector('audio').currentTime > 299.2")
+    assert page.evaluate(current) == "5:00–10:00"
+    # played from the end of the first part, the next one is shown when it is reached
+    page.evaluate("const a = document.querySelector('audio'); a.pause(); a.currentTime = 10")
+    page.locator(".parts button", has_text="0:00–5:00").click()
+    page.evaluate("const a = document.querySelector('audio'); a.currentTime = 299.5; a.play()")
+    page.wait_for_function(f"{current} === '5:00–10:00'", timeout=5000)
+    assert errors == []

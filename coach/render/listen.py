@@ -492,12 +492,16 @@ LISTEN_JS = r"""
   Player.prototype.tick = function () {
     if (!this.audio) return;
     var t = this.audio.currentTime, p = this.data.parts[this.part];
-    if (!this.audio.paused && (t < p[0] || t >= p[1]) && t < this.data.dur) {
+    // a moment just after the part's start plays from before it: that is still this part
+    var outside = t >= p[1] || t < p[0] - this.data.lead - 0.25;
+    if (!this.audio.paused && outside && t < this.data.dur) {
+      // playback turns the part; a focused moment button is replaced, so the focus moves
+      // to the new part's first moment (keyboard users stay in the timeline)
       var active = document.activeElement;
-      if (!active || !this.root.contains(active) || !active.closest(".timeline")) {
-        this.show(this.partOf(t));
-        return;
-      }
+      var inTimeline = active && this.root.contains(active) && active.closest(".timeline");
+      this.show(this.partOf(t));
+      if (inTimeline && this.buttons.length) this.buttons[0].focus();
+      return;
     }
     p = this.data.parts[this.part];
     if (this.head) {
