@@ -9,6 +9,7 @@ the speaker, else (no output device) the question text on the console, announced
 
 from __future__ import annotations
 
+import collections
 import logging
 import os
 import time
@@ -21,7 +22,7 @@ import numpy as np
 
 from coach import SAMPLE_RATE
 from coach.errors import AudioError
-from coach.stream import DeviceError, _sounddevice
+from coach.stream import DeviceError, _sounddevice, resolve_device
 from coach.tts import SpeechChunk
 
 logger = logging.getLogger(__name__)
@@ -31,6 +32,14 @@ Clock = Callable[[], float]
 
 NO_DEVICE_HINT = "use --speak-to FILE.wav, questions are shown as text"
 """What to do when there is no speaker; ends every NoOutputDevice message."""
+
+
+OUTPUT_LATENCY_S = 0.2
+"""Audio buffered ahead in the speaker's stream, seconds: room for the Python callback
+to be late on a busy machine (at PortAudio's default, 35 ms on ALSA, a one-question
+rehearsal through PulseAudio on two overloaded cores ran dry over a dozen times; at
+0.2 s, once). Heard as that much delay before a question, which the times
+:meth:`SpeakerSink.play` returns include."""
 
 
 class NoOutputDevice(DeviceError):
@@ -179,10 +188,18 @@ class WavSink(AudioSink):
 
 
 class SpeakerSink(AudioSink):
-    """Plays chunks through the sound card with sounddevice, one blocking write per chunk.
+    """Plays chunks through the sound card with sounddevice, from a queue.
 
-    ``play`` returns once the chunk is queued in PortAudio's buffer (roughly when its last
-    part starts playing); ``close`` waits for the queue to drain.
+    The output stream is fed by a PortAudio callback that takes audio from a queue and
+    plays silence when the queue is empty, so the device does not run dry between
+    questions (with blocking writes, ALSA printed "underrun occurred" on the terminal
+    after every one), and ``play`` returns at once, so the next sentence is synthesised
+    while this one plays. With one blocking
+    write per chunk, the write returned only as the chunk finished, and each sentence
+    after the first was heard after a gap as long as its synthesis (0.4 s in
+    tests/test_devices.py, on PulseAudio). ``drain`` and ``close`` wait for the queue to
+    play. Chunks at another rate than the stream's (opened at the first chunk's) are
+    resampled.
     """
 
     def __init__(
@@ -195,7 +212,9 @@ class SpeakerSink(AudioSink):
         """Find the output device (and open the stream if ``sample_rate_hz`` is given).
 
         Args:
-            device: A sounddevice device index or name substring; None for the default.
+            device: None for the default output; a device index (int or digits) or part
+                of a device name, as ``--device`` takes them
+                (:func:`coach.stream.resolve_device`).
             sample_rate_hz: Rate to open the stream at now; else at the first chunk.
             clock: Time source for the return value of :meth:`play`.
 
@@ -213,9 +232,12 @@ class SpeakerSink(AudioSink):
                 f"{_first_line(cause)}): {NO_DEVICE_HINT}"
             ) from exc
         self._sd = sd
-        self.device = device
+        try:  # an index (also as digits) or part of a name, as --device takes them
+            self.device = resolve_device(device, "output")
+        except DeviceError as exc:
+            raise NoOutputDevice(f"{_first_line(exc)}: {NO_DEVICE_HINT}") from exc
         try:
-            info = sd.query_devices(device, kind="output")
+            info = sd.query_devices(self.device, kind="output")
         except (ValueError, sd.PortAudioError) as exc:
             raise NoOutputDevice(
                 f"no audio output device ({_first_line(exc)}): {NO_DEVICE_HINT}"
@@ -226,18 +248,22 @@ class SpeakerSink(AudioSink):
         self._stream: Any = None
         self._rate: int | None = None
         self._busy_until = float("-inf")
+        self._queue: collections.deque[np.ndarray] = collections.deque()
+        """int16 blocks waiting to be played (appended by play, taken by the callback)."""
+        self._offset = 0
+        """Samples of the queue's first block already played (callback thread only)."""
+        self._failure: str | None = None
+        """Why the stream stopped on its own (the device went away), else None."""
         if sample_rate_hz is not None:
             self._open(sample_rate_hz)
 
     def _open(self, rate: int) -> None:
         sd = self._sd
-        if self._stream is not None:
-            self._stream.stop()
-            self._stream.close()
-            self._stream = None
-            self._busy_until = float("-inf")
         try:
-            stream = sd.OutputStream(samplerate=rate, channels=1, dtype="int16", device=self.device)
+            stream = sd.OutputStream(
+                samplerate=rate, channels=1, dtype="int16", device=self.device,
+                latency=OUTPUT_LATENCY_S, callback=self._fill, finished_callback=self._finished,
+            )  # fmt: skip
             stream.start()
         except (ValueError, sd.PortAudioError) as exc:
             raise NoOutputDevice(
@@ -247,43 +273,82 @@ class SpeakerSink(AudioSink):
         self._stream = stream
         self._rate = rate
 
+    # -- PortAudio thread ----------------------------------------------------------------
+
+    def _fill(self, outdata: np.ndarray, frames: int, time_info: Any, status: Any) -> None:
+        """PortAudio callback: the next ``frames`` samples from the queue, then silence."""
+        done = 0
+        while done < frames and self._queue:
+            block = self._queue[0]
+            take = min(frames - done, block.size - self._offset)
+            outdata[done : done + take, 0] = block[self._offset : self._offset + take]
+            done += take
+            self._offset += take
+            if self._offset >= block.size:
+                self._queue.popleft()
+                self._offset = 0
+        if done < frames:
+            outdata[done:] = 0
+
+    def _finished(self) -> None:
+        """PortAudio's finished callback: the stream stopped (closed, or the device gone)."""
+        if not self.closed:
+            self._failure = "the output stream stopped (device disconnected?)"
+
+    # -- caller --------------------------------------------------------------------------
+
     def play(self, chunk: SpeechChunk) -> float:
-        """Queue the chunk and block until PortAudio has taken all of it.
+        """Queue the chunk and return at once.
 
         Returns:
             Estimated clock time when the chunk's first sample reaches the speaker, in
-            seconds: the time of the write plus the stream's output latency, or the end
-            of the audio still queued before it, whichever is later.
+            seconds: now plus the stream's output latency, or the end of the audio still
+            queued before it, whichever is later.
 
         Raises:
             AudioError: the device failed while playing.
         """
         self._check_open()
-        if self._stream is None or self._rate != chunk.sample_rate_hz:
+        if self._failure is not None:
+            raise AudioError(f"audio output failed on {self.device_name}: {self._failure}")
+        if self._stream is None:
             self._open(chunk.sample_rate_hz)
+        assert self._rate is not None
+        samples = _resample_int16(chunk.samples, chunk.sample_rate_hz, self._rate)
         t = self._clock()
-        try:
-            self._stream.write(np.ascontiguousarray(chunk.samples.reshape(-1, 1)))
-        except self._sd.PortAudioError as exc:
-            raise AudioError(f"audio output failed on {self.device_name}: {exc}") from exc
         latency = float(getattr(self._stream, "latency", 0.0) or 0.0)
         first_out = max(t + latency, self._busy_until)
-        self._busy_until = first_out + chunk.duration_s
+        self._busy_until = first_out + samples.size / self._rate
+        if samples.size:
+            self._queue.append(np.ascontiguousarray(samples, dtype=np.int16))
         return first_out
 
     def drain(self) -> None:
-        """Sleep until the audio queued so far has played (so the mic does not hear it)."""
+        """Sleep until the audio queued so far has played (so the mic does not hear it):
+        the estimate :meth:`play` gave, then as long as the device still has some queued
+        (a device that started late), at most 2 s more."""
         wait = self._busy_until - self._clock()
         if 0 < wait < 3600:
             time.sleep(wait)
+        deadline = time.monotonic() + 2.0
+        while self._queue and self._failure is None and self._stream is not None:
+            if time.monotonic() > deadline:
+                logger.warning("%s is playing slower than expected", self.device_name)
+                return
+            time.sleep(0.01)
 
     def close(self) -> None:
         """Wait until the queued audio has played, then release the device."""
         if self.closed:
             return
         if self._stream is not None:
+            self.drain()
+            latency = float(getattr(self._stream, "latency", 0.0) or 0.0)
+            if 0 < latency < 5:
+                time.sleep(latency)  # the last block is still in the device's buffer
+            self.closed = True  # the finished callback is not a failure now
             try:
-                self._stream.stop()  # stop() drains the buffer; abort() would cut it off
+                self._stream.stop()
                 self._stream.close()
             except self._sd.PortAudioError as exc:
                 logger.warning("closing the audio output: %s", exc)

@@ -13,6 +13,7 @@ import time
 import types
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -360,27 +361,36 @@ class _PortAudioError(Exception):
     pass
 
 
-def fake_sounddevice(*, has_device: bool = True) -> tuple[types.ModuleType, list[object]]:
-    """A stand-in sounddevice module recording what its OutputStream is asked to do."""
+def fake_sounddevice(
+    *, has_device: bool = True
+) -> tuple[types.ModuleType, list[object], list[Any]]:
+    """A stand-in sounddevice module recording what its OutputStream is asked to do; the
+    streams it opened are in the third list (their ``callback`` pulls the audio)."""
     calls: list[object] = []
+    streams: list[Any] = []
     sd = types.ModuleType("sounddevice")
+    devices = [
+        {"index": 0, "name": "Fake Mic", "max_input_channels": 1, "max_output_channels": 0},
+        {"index": 1, "name": "Fake Out", "max_input_channels": 0, "max_output_channels": 2},
+    ]
 
-    def query_devices(device: object = None, kind: str | None = None) -> dict[str, object]:
+    def query_devices(device: object = None, kind: str | None = None) -> object:
         if not has_device:
             raise _PortAudioError("Error querying device -1")
-        return {"name": "Fake Out", "max_output_channels": 2}
+        if device is None and kind is None:
+            return devices
+        return devices[1]
 
     class OutputStream:
         latency = 0.05
 
         def __init__(self, **kwargs: object) -> None:
-            calls.append(("open", kwargs["samplerate"], kwargs["dtype"]))
+            calls.append(("open", kwargs["samplerate"], kwargs["dtype"], kwargs["device"]))
+            self.callback = kwargs["callback"]
+            streams.append(self)
 
         def start(self) -> None:
             calls.append("start")
-
-        def write(self, data: np.ndarray) -> None:
-            calls.append(("write", data.shape))
 
         def stop(self) -> None:
             calls.append("stop")
@@ -390,25 +400,55 @@ def fake_sounddevice(*, has_device: bool = True) -> tuple[types.ModuleType, list
 
     sd.PortAudioError = _PortAudioError  # type: ignore[attr-defined]
     sd.query_devices = query_devices  # type: ignore[attr-defined]
+    sd.default = types.SimpleNamespace(device=[0, 1])  # type: ignore[attr-defined]
     sd.OutputStream = OutputStream  # type: ignore[attr-defined]
-    return sd, calls
+    return sd, calls, streams
 
 
-def test_speaker_sink_plays_through_an_output_stream(monkeypatch: pytest.MonkeyPatch) -> None:
-    sd, calls = fake_sounddevice()
+def pull(stream: Any, frames: int) -> np.ndarray:
+    """What the device asks the stream's callback for next: ``frames`` samples."""
+    out = np.full((frames, 1), 12345, np.int16)  # garbage the callback must overwrite
+    stream.callback(out, frames, None, None)
+    return out[:, 0].copy()
+
+
+def test_speaker_sink_plays_from_a_queue_and_never_runs_dry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sd, calls, streams = fake_sounddevice()
     monkeypatch.setitem(sys.modules, "sounddevice", sd)
+    hi, there = chunk("Hi.", 100), chunk("There.", 50)
     with SpeakerSink(clock=lambda: 2.0) as sink:
-        assert sink.play(chunk("Hi.", 100)) == pytest.approx(2.05)  # + output latency
-        # Written at once, it starts when the first chunk has finished playing.
-        assert sink.play(chunk("There.", 50)) == pytest.approx(2.05 + 100 / 22050)
-    assert calls == [
-        ("open", 22050, "int16"), "start", ("write", (100, 1)), ("write", (50, 1)),
-        "stop", "close",
-    ]  # fmt: skip
+        assert sink.play(hi) == pytest.approx(2.05)  # + output latency
+        # queued at once, it is heard when the first chunk has finished playing
+        assert sink.play(there) == pytest.approx(2.05 + 100 / 22050)
+        (stream,) = streams
+        first = pull(stream, 120)  # across the two chunks
+        assert np.array_equal(first, np.concatenate([hi.samples, there.samples[:20]]))
+        second = pull(stream, 64)  # the rest, then silence, never a stall
+        assert np.array_equal(second[:30], there.samples[20:]) and not second[30:].any()
+        assert not pull(stream, 256).any()  # nothing queued: silence
+        sink.play(chunk("Again.", 10, rate=16000))  # another rate is resampled, not reopened
+        assert pull(stream, 40)[:10].any()
+    assert calls == [("open", 22050, "int16", None), "start", "stop", "close"]
+
+
+def test_speaker_sink_takes_an_index_as_digits_or_part_of_a_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sd, calls, _ = fake_sounddevice()
+    monkeypatch.setitem(sys.modules, "sounddevice", sd)
+    for spec in ("1", 1, "fake out", "out"):
+        SpeakerSink(spec, sample_rate_hz=22050).close()
+    assert [c[3] for c in calls if isinstance(c, tuple)] == [1, 1, 1, 1]
+    with pytest.raises(NoOutputDevice, match="no output device matches 'hdmi'.*--speak-to"):
+        SpeakerSink("hdmi")
+    with pytest.raises(NoOutputDevice, match="no output device with index 0"):
+        SpeakerSink("0")  # a microphone
 
 
 def test_speaker_sink_without_output_device(monkeypatch: pytest.MonkeyPatch) -> None:
-    sd, _ = fake_sounddevice(has_device=False)
+    sd, _, _ = fake_sounddevice(has_device=False)
     monkeypatch.setitem(sys.modules, "sounddevice", sd)
     with pytest.raises(NoOutputDevice, match="Error querying device -1"):
         SpeakerSink()
@@ -437,7 +477,7 @@ def test_open_sink_prefers_the_wav_file(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 def test_open_sink_uses_the_speaker_when_there_is_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    sd, _ = fake_sounddevice()
+    sd, _, _ = fake_sounddevice()
     monkeypatch.setitem(sys.modules, "sounddevice", sd)
     with open_sink(None, on_fallback=pytest.fail) as sink:
         assert isinstance(sink, SpeakerSink)
