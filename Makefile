@@ -7,24 +7,30 @@ EVAL ?= ../shared/eval
 # from source and needs a C++ compiler: build-essential is installed only if g++ is missing.
 # chromium: the HTML reports are tested in a real headless browser (tests/test_listen.py,
 # driven by the playwright package with Debian's chromium; Playwright's own download is not used).
-APT_PACKAGES := $(if $(shell command -v g++ 2>/dev/null),,build-essential) chromium
+# pulseaudio, pulseaudio-utils, libportaudio2, libasound2-plugins: the microphone and
+# speaker code is tested through PortAudio and ALSA's pulse plugin against a private
+# PulseAudio with null sinks (tests/test_devices.py; no sound card needed).
+APT_PACKAGES := $(if $(shell command -v g++ 2>/dev/null),,build-essential) chromium \
+	pulseaudio pulseaudio-utils libportaudio2 libasound2-plugins
 
 .PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-accuracy-external bench-speed bench-latency bench-interview bench-questions bench-interview-questions bench-judge bench-long bench-listen bench-pitch bench-ray fixtures clean
 
 setup: system venv models  ## everything: system packages, .venv, default models
 
-system:  ## system packages listed in APT_PACKAGES; skipped when none or all present
+system:  ## system packages listed in APT_PACKAGES; skipped when none or all present, or without root or sudo
 	@if [ -n "$(APT_PACKAGES)" ] && command -v apt-get >/dev/null 2>&1 && ! dpkg -s $(APT_PACKAGES) >/dev/null 2>&1; then \
-		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $(APT_PACKAGES) >/dev/null; \
+		if [ "$$(id -u)" -eq 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO=sudo; \
+		else echo "make system: not root and no sudo; install these to run every test: $(APT_PACKAGES)"; exit 0; fi; \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES) >/dev/null; \
 	fi
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-venv: $(BIN)/python  ## the virtualenv with coach and its dev tools
-	@$(BIN)/python -m pip install -q -e ".[dev]"
+venv: $(BIN)/python  ## the virtualenv with coach, its dev tools and sounddevice (microphone, speaker)
+	@$(BIN)/python -m pip install -q -e ".[dev,speaker]"
 
 models: venv  ## fetch and verify the default models (quick when already there)
 	$(BIN)/coach models fetch
