@@ -162,11 +162,17 @@ class ClipScorer:
     """
 
     def __init__(
-        self, options: ScoreOptions, model_path: str, shipped: list[Any] | None = None
+        self,
+        options: ScoreOptions,
+        model_path: str,
+        shipped: list[Any] | None = None,
+        cwd: str | None = None,
     ) -> None:
         from coach.asr import Transcriber
 
         logging.getLogger("faster_whisper").setLevel(logging.WARNING)
+        if cwd and os.path.isdir(cwd):  # relative paths mean what they mean on the head
+            os.chdir(cwd)
         folder = local_model(model_path, shipped)
         self.options = options
         self.transcriber = Transcriber.load(replace(options.asr, model=folder))
@@ -174,6 +180,16 @@ class ClipScorer:
     def pid(self) -> int:
         """The worker's process id (to check it is alive, and for tests that kill it)."""
         return os.getpid()
+
+    def cpu_s(self) -> float:
+        """CPU seconds the worker has used since it started (every thread), seconds."""
+        return time.process_time()
+
+    def peak_rss_mb(self) -> float:
+        """The worker's peak resident memory so far, MB (Linux: ru_maxrss is in KB)."""
+        import resource
+
+        return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
     def score(self, source: str, keep_tracks: bool = False) -> ClipReport:
         """Score one clip exactly as a local run does (errors become the report's error)."""
@@ -234,9 +250,18 @@ class RayScorer:
         """
         from coach.asr import resolve_model
 
-        ro = self.ray_options
         model_path = resolve_model(self.options.asr.model)  # a missing model: one line, now
+        if Path(model_path).is_dir():
+            model_path = os.path.abspath(model_path)
         ray = self._ray = import_ray()
+        try:
+            self._start(ray, model_path)
+        except BaseException:
+            self.close()
+            raise
+
+    def _start(self, ray: Any, model_path: str) -> None:
+        ro = self.ray_options
         quiet = logging.getLogger().getEffectiveLevel() > logging.INFO
         if not ray.is_initialized():
             if ro.address is None:
@@ -248,6 +273,10 @@ class RayScorer:
                     object_store_memory=store_mb * 1024 * 1024,
                     log_to_driver=not quiet,
                     logging_level=logging.WARNING if quiet else logging.INFO,
+                    # Ray runs workers at nice 15 to keep its own daemons responsive; here
+                    # the workers are the job, and at nice 15 any other busy process on
+                    # the machine starves them (`--jobs` processes run at 0 too).
+                    _system_config={"worker_niceness": 0},
                 )
             else:
                 ray.init(
@@ -268,11 +297,12 @@ class RayScorer:
         actor_cls = ray.remote(
             num_cpus=ro.cpus_per_worker, max_restarts=ro.max_restarts, max_task_retries=0
         )(ClipScorer)
-        self._actors = [actor_cls.remote(worker_options, model_path, shipped) for _ in range(n)]
+        self._actors = [
+            actor_cls.remote(worker_options, model_path, shipped, os.getcwd()) for _ in range(n)
+        ]
         try:
             self.pids = ray.get([a.pid.remote() for a in self._actors])
         except ray.exceptions.RayActorError as exc:
-            self.close()
             raise ModelError(f"a Ray worker could not start: {_one_line(exc)}") from None
         logger.info("%d Ray workers on %d CPUs", n, cpus)
 
@@ -280,6 +310,14 @@ class RayScorer:
         """Ask every worker its process id (waits for one being restarted)."""
         self.pids = self._ray.get([a.pid.remote() for a in self._actors])
         return self.pids
+
+    def worker_cpu_s(self) -> list[float]:
+        """Each worker's CPU seconds since it started (model load included)."""
+        return self._ray.get([a.cpu_s.remote() for a in self._actors])
+
+    def worker_peak_mb(self) -> list[float]:
+        """Each worker's peak resident memory so far, MB (since its last restart)."""
+        return self._ray.get([a.peak_rss_mb.remote() for a in self._actors])
 
     def close(self) -> None:
         """End the workers, and Ray if this run started it."""

@@ -159,7 +159,7 @@ def ray_local():  # type: ignore[no-untyped-def]
     ray = pytest.importorskip("ray", reason="pip install 'coach[ray]'")
     ray.init(
         num_cpus=2, include_dashboard=False, object_store_memory=128 * 1024 * 1024,
-        log_to_driver=False, logging_level="warning",
+        log_to_driver=False, logging_level="warning", _system_config={"worker_niceness": 0},
     )  # fmt: skip
     yield ray
     ray.shutdown()
@@ -178,6 +178,8 @@ def test_ray_gives_the_same_json_as_a_local_run(ray_local) -> None:  # type: ign
         assert scorer.workers == 2 and len(set(scorer.pids)) == 2
         assert os.getpid() not in scorer.pids
         remote = list(scorer.score(paths, on_done=lambda r: seen.append(r.file)))
+        peaks = scorer.worker_peak_mb()
+    assert max(peaks) < 1500, peaks  # the models once per worker, not once per clip
     assert [r.file for r in remote] == paths  # in input order
     assert sorted(seen) == sorted(paths)
     for a, b in zip(local, remote, strict=True):
