@@ -678,6 +678,8 @@ def _score(args: argparse.Namespace) -> int:
     )
     if args.format == "html" and args.out is None:
         raise OptionsError("--format html needs --out FILE.html or --out FOLDER")
+    if args.ray and ":" not in args.ray and Path(args.ray).exists():  # `--ray clips/`
+        args.inputs, args.ray = [*args.inputs, args.ray], ""
     if not args.inputs and not args.lists:
         raise OptionsError("name the clips to score: files, folders, or --list FILE")
     paths: list[Path | str] = [*find_audio_files(args.inputs)]

@@ -227,3 +227,11 @@ def test_cli_ray_resume(ray_local, tmp_path: Path, capsys: pytest.CaptureFixture
 def test_clip_scorer_without_ray_reports_bad_files(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match="not readable on this Ray node"):
         ClipScorer(ScoreOptions(), str(tmp_path / "no-model"))
+
+
+def test_ray_then_a_folder_scores_the_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `coach score --ray clips/`: the folder is not taken for a Ray address
+    assert main(["score", "--ray", str(tmp_path), "--no-history"]) == 2
+    assert f"no audio files found in {tmp_path}" in capsys.readouterr().err
