@@ -409,20 +409,20 @@ def load_bank_file(path: str | Path) -> BankFile:
             or a placeholder is not ``{role}``, ``{a_role}`` or ``{company}``.
     """
     path = Path(path)
-    data = _read_toml(path)
-    _check_keys(data, _BANK_KEYS, path=path, where="")
+    data = read_toml(path)
+    check_keys(data, _BANK_KEYS, path=path, where="")
     name = path.stem
     match: tuple[str, ...] | None = None
     if "family" in data:
         family = data["family"]
         if not isinstance(family, dict):
-            raise _fail(path, f"'family' must be a table ([family]), not {_kind(family)}")
-        _check_keys(family, _FAMILY_KEYS, path=path, where="[family]: ")
-        name = _get_str(family, "name", path=path, where="[family]: ")
+            raise data_error(path, f"'family' must be a table ([family]), not {toml_type(family)}")
+        check_keys(family, _FAMILY_KEYS, path=path, where="[family]: ")
+        name = get_str(family, "name", path=path, where="[family]: ")
         match = tuple(
-            m.casefold() for m in _get_str_list(family, "match", path=path, where="[family]: ")
+            m.casefold() for m in get_str_list(family, "match", path=path, where="[family]: ")
         )
-    questions = _parse_questions(data, path=path, source=name)
+    questions = parse_questions(data, path=path, source=name)
     answers = _parse_answers(data, path=path, source=name)
     return BankFile(path=path, name=name, match=match, questions=questions, answers=answers)
 
@@ -430,29 +430,31 @@ def load_bank_file(path: str | Path) -> BankFile:
 # ---- validation helpers, shared with scenario.py ------------------------------------------
 
 
-def _fail(path: Path, problem: str) -> OptionsError:
+def data_error(path: Path, problem: str) -> OptionsError:
     """An OptionsError naming ``path``, on one line."""
     return OptionsError(" ".join(f"{path}: {problem}".split()))
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def read_toml(path: Path) -> dict[str, Any]:
+    """The TOML file at ``path`` (a bank or a scenario); a missing or malformed file is an
+    OptionsError naming it."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise _fail(path, "no such file: check the path") from None
+        raise data_error(path, "no such file: check the path") from None
     except IsADirectoryError:
-        raise _fail(path, "is a folder, not a .toml file") from None
+        raise data_error(path, "is a folder, not a .toml file") from None
     except UnicodeDecodeError:
-        raise _fail(path, "is not UTF-8 text: save it as UTF-8 TOML") from None
+        raise data_error(path, "is not UTF-8 text: save it as UTF-8 TOML") from None
     except OSError as exc:
-        raise _fail(path, f"cannot be read ({exc.strerror})") from None
+        raise data_error(path, f"cannot be read ({exc.strerror})") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise _fail(path, f"is not valid TOML: {exc}") from None
+        raise data_error(path, f"is not valid TOML: {exc}") from None
 
 
-def _kind(value: object) -> str:
+def toml_type(value: object) -> str:
     """How a TOML value's type reads in a message."""
     if isinstance(value, bool):
         return "a boolean"
@@ -467,18 +469,19 @@ def _kind(value: object) -> str:
     return "a date or time"
 
 
-def _check_keys(table: dict[str, Any], allowed: Sequence[str], *, path: Path, where: str) -> None:
+def check_keys(table: dict[str, Any], allowed: Sequence[str], *, path: Path, where: str) -> None:
+    """Raise an OptionsError naming the keys of ``table`` that are not ``allowed``."""
     unknown = [k for k in table if k not in allowed]
     if unknown:
         names = ", ".join(repr(k) for k in unknown)
-        raise _fail(
+        raise data_error(
             path,
             f"{where}unknown key{'s' if len(unknown) > 1 else ''} {names}; "
             f"allowed: {', '.join(allowed)}",
         )
 
 
-def _get_str(
+def get_str(
     table: dict[str, Any],
     key: str,
     *,
@@ -490,18 +493,18 @@ def _get_str(
     """``table[key]`` as a stripped string; ``default`` when absent (``None``: required)."""
     if key not in table:
         if default is None:
-            raise _fail(path, f"{where}missing required key '{key}'")
+            raise data_error(path, f"{where}missing required key '{key}'")
         return default
     value = table[key]
     if not isinstance(value, str):
-        raise _fail(path, f"{where}'{key}' must be a string, not {_kind(value)}")
+        raise data_error(path, f"{where}'{key}' must be a string, not {toml_type(value)}")
     value = value.strip()
     if not value and not allow_empty:
-        raise _fail(path, f"{where}'{key}' is empty")
+        raise data_error(path, f"{where}'{key}' is empty")
     return value
 
 
-def _get_str_list(
+def get_str_list(
     table: dict[str, Any],
     key: str,
     *,
@@ -513,27 +516,31 @@ def _get_str_list(
     required)."""
     if key not in table:
         if required:
-            raise _fail(path, f"{where}missing required key '{key}'")
+            raise data_error(path, f"{where}missing required key '{key}'")
         return ()
     value = table[key]
     if not isinstance(value, list):
-        raise _fail(path, f"{where}'{key}' must be a list of strings, not {_kind(value)}")
+        raise data_error(path, f"{where}'{key}' must be a list of strings, not {toml_type(value)}")
     out: list[str] = []
     for i, item in enumerate(value, 1):
         if not isinstance(item, str):
-            raise _fail(path, f"{where}'{key}' item {i} must be a string, not {_kind(item)}")
+            raise data_error(
+                path, f"{where}'{key}' item {i} must be a string, not {toml_type(item)}"
+            )
         if not item.strip():
-            raise _fail(path, f"{where}'{key}' item {i} is empty")
+            raise data_error(path, f"{where}'{key}' item {i} is empty")
         out.append(item.strip())
     return tuple(out)
 
 
-def _check_placeholders(text: str, *, path: Path, where: str, key: str) -> None:
+def check_placeholders(text: str, *, path: Path, where: str, key: str) -> None:
+    """Raise an OptionsError when ``text`` has a placeholder other than the known ones, or a
+    stray brace."""
     rest = _PLACEHOLDER_RE.sub("", text)
     if "{" in rest or "}" in rest:
         bad = re.search(r"\{[^{}]*\}", rest)
         what = f"unknown placeholder {bad.group(0)}" if bad else "a stray '{' or '}'"
-        raise _fail(
+        raise data_error(
             path, f"{where}'{key}' has {what}; use {{role}}, {{a_role}} or {{company}} only"
         )
 
@@ -541,24 +548,24 @@ def _check_placeholders(text: str, *, path: Path, where: str, key: str) -> None:
 def _parse_question(raw: object, *, path: Path, index: int, source: str) -> BankQuestion:
     where = f"question {index}: "
     if not isinstance(raw, dict):
-        raise _fail(path, f"{where}must be a table ([[question]]), not {_kind(raw)}")
-    _check_keys(raw, _QUESTION_KEYS, path=path, where=where)
-    text = _get_str(raw, "text", path=path, where=where)
-    stage = _get_str(raw, "stage", path=path, where=where)
+        raise data_error(path, f"{where}must be a table ([[question]]), not {toml_type(raw)}")
+    check_keys(raw, _QUESTION_KEYS, path=path, where=where)
+    text = get_str(raw, "text", path=path, where=where)
+    stage = get_str(raw, "stage", path=path, where=where)
     if stage not in STAGES:
-        raise _fail(path, f"{where}unknown stage '{stage}'; use {_alternatives(STAGES)}")
-    qtype = _get_str(raw, "type", path=path, where=where)
+        raise data_error(path, f"{where}unknown stage '{stage}'; use {_alternatives(STAGES)}")
+    qtype = get_str(raw, "type", path=path, where=where)
     if not _TYPE_RE.match(qtype) or len(qtype) > _TYPE_MAX_CHARS:
-        raise _fail(
+        raise data_error(
             path,
             f"{where}type '{qtype}' must be a short lowercase word, or words joined by '-', "
             "like 'teamwork' or 'system-design'",
         )
-    follow_ups = _get_str_list(raw, "follow_ups", path=path, where=where, required=False)
-    keywords = _get_str_list(raw, "keywords", path=path, where=where, required=False)
-    _check_placeholders(text, path=path, where=where, key="text")
+    follow_ups = get_str_list(raw, "follow_ups", path=path, where=where, required=False)
+    keywords = get_str_list(raw, "keywords", path=path, where=where, required=False)
+    check_placeholders(text, path=path, where=where, key="text")
     for f in follow_ups:
-        _check_placeholders(f, path=path, where=where, key="follow_ups")
+        check_placeholders(f, path=path, where=where, key="follow_ups")
     return BankQuestion(
         text=text,
         stage=stage,
@@ -569,21 +576,28 @@ def _parse_question(raw: object, *, path: Path, index: int, source: str) -> Bank
     )
 
 
-def _parse_questions(data: dict[str, Any], *, path: Path, source: str) -> tuple[BankQuestion, ...]:
+def parse_questions(data: dict[str, Any], *, path: Path, source: str) -> tuple[BankQuestion, ...]:
+    """The ``[[question]]`` entries of a bank or scenario file, checked."""
     if "question" not in data:
-        raise _fail(path, "has no questions: add [[question]] entries with text, stage and type")
+        raise data_error(
+            path, "has no questions: add [[question]] entries with text, stage and type"
+        )
     raw = data["question"]
     if not isinstance(raw, list):
-        raise _fail(path, f"'question' must be a list of [[question]] tables, not {_kind(raw)}")
+        raise data_error(
+            path, f"'question' must be a list of [[question]] tables, not {toml_type(raw)}"
+        )
     if not raw:
-        raise _fail(path, "the question list is empty: add at least one [[question]]")
+        raise data_error(path, "the question list is empty: add at least one [[question]]")
     questions: list[BankQuestion] = []
     first_seen: dict[str, int] = {}
     for index, entry in enumerate(raw, 1):
         q = _parse_question(entry, path=path, index=index, source=source)
         key = q.text.casefold()
         if key in first_seen:
-            raise _fail(path, f"question {index}: repeats the text of question {first_seen[key]}")
+            raise data_error(
+                path, f"question {index}: repeats the text of question {first_seen[key]}"
+            )
         first_seen[key] = index
         questions.append(q)
     return tuple(questions)
@@ -592,25 +606,25 @@ def _parse_questions(data: dict[str, Any], *, path: Path, source: str) -> tuple[
 def _parse_answers(data: dict[str, Any], *, path: Path, source: str) -> tuple[CandidateAnswer, ...]:
     raw = data.get("candidate_question_answers", [])
     if not isinstance(raw, list):
-        raise _fail(
+        raise data_error(
             path,
             "'candidate_question_answers' must be a list of [[candidate_question_answers]] "
-            f"tables, not {_kind(raw)}",
+            f"tables, not {toml_type(raw)}",
         )
     answers: list[CandidateAnswer] = []
     topics: dict[str, int] = {}
     for index, entry in enumerate(raw, 1):
         where = f"candidate_question_answers {index}: "
         if not isinstance(entry, dict):
-            raise _fail(path, f"{where}must be a table, not {_kind(entry)}")
-        _check_keys(entry, _ANSWER_KEYS, path=path, where=where)
-        topic = _get_str(entry, "topic", path=path, where=where)
+            raise data_error(path, f"{where}must be a table, not {toml_type(entry)}")
+        check_keys(entry, _ANSWER_KEYS, path=path, where=where)
+        topic = get_str(entry, "topic", path=path, where=where)
         if topic in topics:
-            raise _fail(path, f"{where}repeats the topic '{topic}' of entry {topics[topic]}")
+            raise data_error(path, f"{where}repeats the topic '{topic}' of entry {topics[topic]}")
         topics[topic] = index
-        match = tuple(m.casefold() for m in _get_str_list(entry, "match", path=path, where=where))
-        text = _get_str(entry, "answer", path=path, where=where)
-        _check_placeholders(text, path=path, where=where, key="answer")
+        match = tuple(m.casefold() for m in get_str_list(entry, "match", path=path, where=where))
+        text = get_str(entry, "answer", path=path, where=where)
+        check_placeholders(text, path=path, where=where, key="answer")
         answers.append(CandidateAnswer(topic, match, text, source=f"{source}:{index}"))
     return tuple(answers)
 

@@ -38,16 +38,16 @@ from coach.interview.banks import (
     STAGES,
     Bank,
     BankQuestion,
-    _check_keys,
-    _check_placeholders,
-    _fail,
-    _get_str,
-    _get_str_list,
-    _kind,
-    _parse_questions,
-    _read_toml,
     builtin_banks,
+    check_keys,
+    check_placeholders,
     data_dir,
+    data_error,
+    get_str,
+    get_str_list,
+    parse_questions,
+    read_toml,
+    toml_type,
 )
 
 PERSONAS: dict[str, str] = {
@@ -156,29 +156,29 @@ def load_scenario(path_or_name: str | os.PathLike[str]) -> Scenario:
                 f"scenario {key!r} not found: use a built-in name ({names}) "
                 "or the path of a .toml scenario file"
             )
-    data = _read_toml(path)
-    _check_keys(data, _SCENARIO_KEYS, path=path, where="")
+    data = read_toml(path)
+    check_keys(data, _SCENARIO_KEYS, path=path, where="")
     for k in _REQUIRED:
         if k not in data:
             hint = "add [[question]] entries" if k == "question" else f"add {k} = ..."
-            raise _fail(path, f"missing required key '{k}': {hint}")
-    name = _get_str(data, "name", path=path, where="", default=path.stem)
-    role = _get_str(data, "role", path=path, where="")
-    persona = _get_str(data, "persona", path=path, where="")
+            raise data_error(path, f"missing required key '{k}': {hint}")
+    name = get_str(data, "name", path=path, where="", default=path.stem)
+    role = get_str(data, "role", path=path, where="")
+    persona = get_str(data, "persona", path=path, where="")
     if persona.casefold() in PERSONAS:
         persona = persona.casefold()
-    opening_line = _get_str(data, "opening_line", path=path, where="")
-    _check_placeholders(opening_line, path=path, where="", key="opening_line")
-    goals = _get_str_list(data, "goals", path=path, where="")
+    opening_line = get_str(data, "opening_line", path=path, where="")
+    check_placeholders(opening_line, path=path, where="", key="opening_line")
+    goals = get_str_list(data, "goals", path=path, where="")
     if not goals:
-        raise _fail(path, "goals is empty: list what the user practises, one string each")
-    questions = _parse_questions(data, path=path, source=f"scenario {name}")
+        raise data_error(path, "goals is empty: list what the user practises, one string each")
+    questions = parse_questions(data, path=path, source=f"scenario {name}")
     stage_order = _stage_order(data, questions, path=path)
     max_questions = _max_questions(data, default=len(questions), path=path)
     reengage = data.get("reengage", False)
     if not isinstance(reengage, bool):
-        raise _fail(path, f"'reengage' must be true or false, not {_kind(reengage)}")
-    notes = _get_str(data, "notes", path=path, where="", default="", allow_empty=True)
+        raise data_error(path, f"'reengage' must be true or false, not {toml_type(reengage)}")
+    notes = get_str(data, "notes", path=path, where="", default="", allow_empty=True)
     return Scenario(
         name=name,
         role=role,
@@ -200,19 +200,19 @@ def _stage_order(
     used = [s for s in STAGES if any(q.stage == s for q in questions)]
     if "stage_order" not in data:
         return used
-    order = list(_get_str_list(data, "stage_order", path=path, where=""))
+    order = list(get_str_list(data, "stage_order", path=path, where=""))
     if not order:
-        raise _fail(path, f"stage_order is empty: list the stages to play, e.g. {used}")
+        raise data_error(path, f"stage_order is empty: list the stages to play, e.g. {used}")
     for s in order:
         if s not in STAGES:
-            raise _fail(path, f"stage_order has unknown stage '{s}'; use {', '.join(STAGES)}")
+            raise data_error(path, f"stage_order has unknown stage '{s}'; use {', '.join(STAGES)}")
         if order.count(s) > 1:
-            raise _fail(path, f"stage_order lists '{s}' twice")
+            raise data_error(path, f"stage_order lists '{s}' twice")
         if s not in used:
-            raise _fail(path, f"stage_order lists '{s}' but no question has that stage")
+            raise data_error(path, f"stage_order lists '{s}' but no question has that stage")
     for i, q in enumerate(questions, 1):
         if q.stage not in order:
-            raise _fail(
+            raise data_error(
                 path,
                 f"question {i}: stage '{q.stage}' is not in stage_order {order}; "
                 "add it there or change the question's stage",
@@ -223,9 +223,9 @@ def _stage_order(
 def _max_questions(data: dict[str, Any], *, default: int, path: Path) -> int:
     value = data.get("max_questions", default)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(path, f"'max_questions' must be a whole number, not {_kind(value)}")
+        raise data_error(path, f"'max_questions' must be a whole number, not {toml_type(value)}")
     if value < 1:
-        raise _fail(path, f"'max_questions' must be 1 or more, not {value}")
+        raise data_error(path, f"'max_questions' must be 1 or more, not {value}")
     return value
 
 
