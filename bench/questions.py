@@ -72,6 +72,9 @@ ACCEPTABLE only if all four hold:
 
 Otherwise NOT_ACCEPTABLE, with the number of the first rule it breaks.
 
+A question shown "(right after ...)" was asked straight after that other question, in the
+same conversation; judge the question itself, with that as its context.
+
 Also say which listener the question sounds most like: "curious" (wants examples,
 applications, what happens next), "skeptical" (doubts the claim, asks for evidence,
 raises objections or costs), "expert" (asks about method, measurement, limits), or
@@ -171,7 +174,7 @@ def generate_one(
         heard = (heard_folder(ear) / f"{path.stem}.txt").read_text().strip()
         words_file = heard_folder(ear) / f"{path.stem}.words.json"
         unsure = (
-            unsure_words((t, p) for t, p in json.loads(words_file.read_text()))
+            unsure_words([(t, p) for t, p in json.loads(words_file.read_text())])
             if words_file.exists() and use_unsure
             else []
         )
@@ -179,6 +182,7 @@ def generate_one(
             p_opt = DESCRIBED if persona == "described" else persona
             audience = Audience(llm, heard, AudienceOptions(persona=p_opt, wording=wording),
                                 unsure=unsure)  # fmt: skip
+            before = ""
             for q in audience.questions(per_persona):
                 dt = (q.ready_at or 0) - (q.started_at or 0)
                 times["coach"].append(dt)
@@ -188,7 +192,10 @@ def generate_one(
                     "model": model, "persona": persona, "question": q.spoken_text,
                     "source": q.source, "ask_kind": q.ask_kind, "seconds": round(dt, 2),
                     "rejected": q.rejected,
+                    # a question that goes on from the one before is judged after it
+                    **({"after": before} if not q.lead_in.startswith("You said") else {}),
                 })  # fmt: skip
+                before = q.spoken_text
         print(f"{model} {path.stem}: coach done", flush=True)
     for split, path in talks if baseline and llm is not None else []:
         heard = (HEARD / f"{path.stem}.txt").read_text().strip()
@@ -207,6 +214,9 @@ def generate_one(
         "load_s": round(load_s, 2),
         "peak_rss_mb": peak_rss_mb(),
         "sources": dict(sources),
+        # the audience may stop early rather than ask a poor question: asked / requested
+        "requested": per_persona * len(PERSONAS) * len(talks),
+        "asked": sum(1 for item in items if item["system"] != "baseline"),
         **{f"{sys_}_s_p50": round(statistics.median(v), 2) for sys_, v in times.items() if v},
         **{
             f"{sys_}_s_p95": round(sorted(v)[int(0.95 * (len(v) - 1))], 2)
@@ -261,7 +271,8 @@ def build_reviews(seed: int, models: list[str] | None = None, prefix: str = "q")
             n += 1
             item["id"] = f"{prefix}{n:04d}"
             key.append(item)
-            lines.append(f"- {item['id']}: {item['question']}")
+            after = f'(right after "{item["after"]}") ' if item.get("after") else ""
+            lines.append(f"- {item['id']}: {after}{item['question']}")
         (OUT / f"review_{prefix}_{stem}.md").write_text("\n".join(lines) + "\n")
     old_key = OUT / "key.jsonl"
     kept = [line for line in old_key.open() if not json.loads(line)["id"].startswith(prefix)] if (

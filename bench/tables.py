@@ -38,6 +38,8 @@ def questions() -> str:
     ]
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
     order = {
+        "sealed6": -3,
+        "sealed5": -2,
         "sealed4": -1,
         "sealed3": 0,
         "sealed2": 1,
@@ -56,6 +58,9 @@ def questions() -> str:
         "none-h": "round h (8578675, frames pruned; taken back)",
         "none-i": "round i (be9eef4)",
         "none-j": "round j (ba1260d)",
+        "none-k": "round k (93dfef0)",
+        "none-k-nounsure": "round k (93dfef0), unsure words quoted",
+        "prev-k": "round k: round j's code (5803102)",
         "qwen2.5-coder-0.5b-instruct-i": "qwen2.5-coder-0.5b-instruct, round i",
     }
     """Which commit each grounded round measured (grounded questions need no model)."""
@@ -72,15 +77,15 @@ def questions() -> str:
     rows.append("")
     rows.append(
         "| model | seconds per question p50 / p95 (coach) | peak memory | "
-        "questions from the model / plain fallbacks |"
+        "questions from the model / plain fallbacks | asked / requested |"
     )
-    rows.append("| --- | --- | --- | --- |")
+    rows.append("| --- | --- | --- | --- | --- |")
     for model, p in sorted(gen.items()):
         src = p.get("sources", {})
         rows.append(
             f"| {model} | {p.get('coach_s_p50')} / {p.get('coach_s_p95')} | "
             f"{p.get('peak_rss_mb'):.0f} MB | {src.get('llm', 0) + src.get('grounded', 0)} / "
-            f"{src.get('fallback', 0)} |"
+            f"{src.get('fallback', 0)} | {p.get('asked', '-')} / {p.get('requested', '-')} |"
         )
     return "\n".join(rows) + "\n\n" + _source(doc, "questions")
 
@@ -264,6 +269,21 @@ def ray() -> str:
             f"| {label} | {m['wall_s_short']} | {m['wall_s_long']} | "
             f"{m['clips_per_min_long']} | {m['per_clip_s']} | {m['fixed_s']} |"
         )
+    c = f["cpu"]
+    rows += [
+        "",
+        f"| CPU seconds per clip, {c['clips']} clips in one process each | --jobs {f['jobs']} "
+        "| --ray |",
+        "| --- | --- | --- |",
+        f"| all (workers from their start, the head, Ray's daemons) | "
+        f"{c['jobs_cpu_s_per_clip']} | {c['ray_cpu_s_per_clip']} |",
+        f"| &nbsp;&nbsp;the workers | | {c['ray_workers_cpu_s_per_clip']} |",
+        f"| &nbsp;&nbsp;the head (driver) | | {c['ray_driver_cpu_s_per_clip']} |",
+        f"| &nbsp;&nbsp;Ray's daemons | | {c['ray_reaped_cpu_s_per_clip']} |",
+        f"| Ray's overhead per clip | | {c['ray_overhead_cpu_s_per_clip']} |",
+        f"| peak memory per Ray worker | | "
+        f"{', '.join(f'{m:.0f}' for m in c['ray_worker_peak_mb'])} MB |",
+    ]
     return "\n".join(rows) + "\n\n" + _source(doc, "ray")
 
 
