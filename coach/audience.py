@@ -491,6 +491,10 @@ in its cache from one question, and one session, to the next."""
 
 _EXAMPLE_PERSONA = "an attentive member of the audience"
 
+_MAX_PER_CLAIM = 2
+"""New questions about one claim of the talk, at most: then a listener moves on, or stops
+(a question that is not optional is asked all the same)."""
+
 _TEMPLATES: dict[str, str] = {
     "evidence": "What is that based on?",
     "objection": "What would you say to someone who doubts that?",
@@ -515,13 +519,9 @@ _FOLLOW_UP_TEMPLATES: dict[str, str] = {
 }
 
 
-def unsure_tokens(words: Iterable[str]) -> frozenset[str]:
-    """Words the recogniser was unsure of, as :func:`coach.analysis.asking.quotable_clause`
-    compares them."""
-    return frozenset(asking.heard_tokens(" ".join(words)))
-
-
-def said_back(claim: str, *, transcript: str = "", unsure: frozenset[str] = frozenset()) -> str:
+def said_back(
+    claim: str, *, transcript: str = "", unsure: frozenset[asking.Unsure] = frozenset()
+) -> str:
     """The gist of a claim as a listener says it back, in the second person: one whole
     clause of it ("You said you cut the bill by a third."), or nothing: a clause is never
     cut off in the middle, nor one with a word the recogniser was ``unsure`` of
@@ -538,7 +538,7 @@ def follow_up_lines() -> tuple[str, ...]:
 
 def fallback_for(
     plan: PlannedQuestion, *, follow_up: bool = False, transcript: str = "",
-    unsure: frozenset[str] = frozenset(),
+    unsure: frozenset[asking.Unsure] = frozenset(),
 ) -> tuple[str, str]:  # fmt: skip
     """A plain (lead-in, question) about one planned claim, with no model."""
     table = _FOLLOW_UP_TEMPLATES if follow_up else _TEMPLATES
@@ -637,13 +637,14 @@ class Audience:
 
     def __init__(
         self, llm: ChatModel | None, transcript: str, options: AudienceOptions = AudienceOptions(),
-        *, unsure: Iterable[str] = (),
+        *, unsure: Iterable[tuple[str, str, str]] = (),
     ) -> None:  # fmt: skip
         self.llm = llm
         self.transcript = transcript
         self.options = options
-        self.unsure: frozenset[str] = unsure_tokens(unsure)
-        """Words of the talk the recogniser was unsure of: never quoted back."""
+        self.unsure = asking.unsure_set(unsure)
+        """Words of the talk the recogniser was unsure of, where they were said (from
+        :func:`coach.analysis.asking.unsure_words`): not quoted back."""
         self.claims: list[Claim] = find_claims(transcript) or _whole_talk_claim(transcript)
         self.asked: list[str] = []
         self.asked_spoken: list[str] = []
@@ -688,13 +689,17 @@ class Audience:
         self.heard.append((question.spoken_text, " ".join(answer.split())))
 
     def update(
-        self, transcript: str, *, complete: bool = True, unsure: Iterable[str] | None = None
+        self,
+        transcript: str,
+        *,
+        complete: bool = True,
+        unsure: Iterable[tuple[str, str, str]] | None = None,
     ) -> None:
         """The talk so far (``complete=False``, during the talk: its last sentence may be
         unfinished and is left out) or whole: its claims are found again. ``unsure``, when
         given, replaces the words the recogniser was unsure of."""
         if unsure is not None:
-            self.unsure = unsure_tokens(unsure)
+            self.unsure = asking.unsure_set(unsure)
         if not complete:
             sentences = talk_sentences(transcript)
             transcript = " ".join(sentences[:-1])
@@ -702,7 +707,11 @@ class Audience:
         self.claims = find_claims(transcript) or _whole_talk_claim(transcript)
 
     def prepare(
-        self, transcript: str | None = None, *, limit: int = 6, unsure: Iterable[str] | None = None
+        self,
+        transcript: str | None = None,
+        *,
+        limit: int = 6,
+        unsure: Iterable[tuple[str, str, str]] | None = None,
     ) -> Question | None:
         """Generate one candidate question while the talk goes on (on the LLM's thread).
 
@@ -950,6 +959,8 @@ class Audience:
         plans = self._plan(1, self.planned)
         if not plans:
             return False
+        if sum(p.claim.text == plans[0].claim.text for p in self.planned) >= _MAX_PER_CLAIM:
+            return False  # a third question on one point: a listener would move on or stop
         if self._grounded(plans[0], self.asked) is not None:
             return True
         if not quoting:

@@ -269,7 +269,8 @@ def _add_rehearse(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         type=int,
         default=3,
         metavar="N",
-        help="questions after the talk (default 3; 0 for the report only)",
+        help="questions after the talk, at most (default 3; 0 for the report only): after "
+        "the first, the audience stops when it has no question worth asking",
     )
     rh.add_argument(
         "--audience",

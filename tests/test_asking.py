@@ -11,9 +11,10 @@ from coach.analysis.asking import (
     facets,
     fitting_kinds,
     grounded_questions,
-    heard_tokens,
+    has_unsure,
     quotable_clause,
     said_clause,
+    unsure_set,
     unsure_words,
 )
 from coach.analysis.claims import ASK_KINDS, find_claims
@@ -130,17 +131,26 @@ def test_asked_questions_are_not_repeated() -> None:
 
 def test_a_clause_with_a_word_the_recogniser_was_unsure_of_is_not_quoted() -> None:
     sentence = "So I'm proposing we bring the hall down to 26 pounds an hour for community groups."
+    heard = [(w, 0.9) for w in sentence.split()]
+
+    def unsure(word: str) -> frozenset:
+        return unsure_set(unsure_words([(w, 0.1 if w == word else p) for w, p in heard]))
+
     assert "hall" in said_clause(sentence)
-    assert said_clause(sentence, unsure=frozenset(heard_tokens("hall"))) == ""
-    # a figure the recogniser was unsure of is unsure in words too
-    assert said_clause(sentence, unsure=frozenset(heard_tokens("26"))) == ""
-    assert "hall" in said_clause(sentence, unsure=frozenset(heard_tokens("carpets")))
+    assert said_clause(sentence, unsure=unsure("hall")) == ""
+    assert said_clause(sentence, unsure=unsure("26")) == ""  # a figure, said in words
+    # an unsure word elsewhere in the talk, between other words, does not count
+    elsewhere = unsure_set([("of", "the", "year")])
+    assert "hall" in said_clause(sentence, unsure=elsewhere)
+    assert said_clause(sentence, unsure=unsure_set([("bring", "the", "hall")])) == ""
 
 
-def test_unsure_words_are_those_below_the_threshold() -> None:
+def test_unsure_words_are_those_below_the_threshold_with_their_neighbours() -> None:
     words = [("the", 0.99), ("haul", 0.31), ("down", 0.9), ("26", UNSURE_BELOW - 0.01)]
-    assert unsure_words(words) == ["haul", "26"]
+    assert unsure_words(words) == [("the", "haul", "down"), ("down", "26", "")]
     assert unsure_words(words, below=0.2) == []
+    assert has_unsure("we brought the haul down", unsure_set(unsure_words(words)))
+    assert not has_unsure("the haul was big", unsure_set(unsure_words(words)))
 
 
 def test_money_spent_asks_what_it_went_on_unless_the_talk_says() -> None:
@@ -160,4 +170,16 @@ def test_a_cause_given_for_a_result_is_questioned() -> None:
     claim = find_claims(talk)[0]
     assert "How do you know that's what caused it?" in [
         q for _l, q in grounded_questions(claim, "evidence", talk)
+    ]
+
+
+def test_a_tally_asks_whether_it_is_usual_unless_the_talk_compares_it() -> None:
+    talk = "Good evening. Last season we had 38 paid-up members."
+    claim = find_claims(talk)[0]
+    asks = [q for _l, q in grounded_questions(claim, "evidence", talk)]
+    assert "Is that more or less than usual?" in asks
+    told = talk + " The year before it was 52."
+    claim = find_claims(told)[0]
+    assert "Is that more or less than usual?" not in [
+        q for _l, q in grounded_questions(claim, "evidence", told)
     ]

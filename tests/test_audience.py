@@ -286,7 +286,9 @@ def test_a_grounded_audience_stops_rather_than_ask_a_plain_question() -> None:
 
 def test_the_first_question_quotes_an_unsure_word_rather_than_nothing() -> None:
     talk = "Good evening. Last year we spent 47,000 pounds on printing across the three floors."
-    audience = Audience(None, talk, AudienceOptions(wording="grounded"), unsure=["printing"])
+    audience = Audience(
+        None, talk, AudienceOptions(wording="grounded"), unsure=[("on", "printing", "across")]
+    )
     assert audience.next_question(optional=True) is None  # nothing it can quote safely
     q = audience.next_question()
     assert q is not None and "printing" in q.lead_in
@@ -298,6 +300,15 @@ def test_unsure_words_steer_the_quote_to_another_claim() -> None:
         "The crew costs about 38,000 pounds a year."
     )
     sure = Audience(None, talk, AudienceOptions(wording="grounded"))
-    unsure = Audience(None, talk, AudienceOptions(wording="grounded"), unsure=["printing"])
+    unsure = Audience(
+        None, talk, AudienceOptions(wording="grounded"), unsure=[("on", "printing", "across")]
+    )
     assert all("printing" not in q.spoken_text for q in unsure.questions(3))
     assert any("printing" in q.spoken_text for q in sure.questions(3))
+
+
+def test_no_third_question_on_one_point() -> None:
+    talk = "So I propose that from next month we start with one reviewer per change, not two."
+    audience = Audience(None, talk, AudienceOptions(wording="grounded"))
+    asked = list(audience.questions(4))
+    assert 1 <= len(asked) <= 2

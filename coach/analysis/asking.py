@@ -342,29 +342,69 @@ UNSURE_BELOW = 0.5
 talks (Piper speech, tiny.en), words below 0.5 are about 4 % of all words and a third of
 them misheard, against 3 % misheard overall."""
 
+Unsure = tuple[str, tuple[str, ...], str]
+"""A word the recogniser was unsure of, where it was said: (the word before, the word,
+the word after), as :func:`heard_tokens` writes them ("" at the talk's edges)."""
 
-def unsure_words(words: Iterable[tuple[str, float]], *, below: float = UNSURE_BELOW) -> list[str]:
-    """The words of (text, probability 0-1) pairs the recogniser was unsure of (pure)."""
-    return [text for text, probability in words if probability < below]
+_PERSON = frozenset(_YOU) | frozenset(_YOU.values())
 
 
 def heard_tokens(text: str) -> list[str]:
-    """The words of a text as compared with the words a recogniser was unsure of: lower
-    case, no edge punctuation, a figure also in words ("26" -> "26", "twenty-six")."""
+    """The words of a text as compared with words the recogniser was unsure of: lower
+    case, no edge punctuation, numbers in words ("26" -> "twenty-six"), and the speaker's
+    and the audience's pronouns alike ("I", "we", "you" -> "~": a quote says "you")."""
     out: list[str] = []
-    for raw in text.split():
-        word = raw.strip(",.;:!?\"'()").lower().replace("’", "'")
-        if not word:
-            continue
-        out.append(word)
-        if any(ch.isdigit() for ch in word):
-            out += [w.strip(",.;:!?").lower() for w in spoken_numbers(raw).split()]
+    for raw in spoken_numbers(text).replace("’", "'").split():
+        word = raw.strip(",.;:!?\"'()").lower()
+        if word:
+            out.append("~" if word in _PERSON else word)
     return out
+
+
+def unsure_words(
+    words: Sequence[tuple[str, float]], *, below: float = UNSURE_BELOW
+) -> list[tuple[str, str, str]]:
+    """The words of a talk's (text, probability 0-1) pairs the recogniser was unsure of,
+    each with its neighbours: (before, word, after), "" at the edges (pure)."""
+    texts = [text for text, _p in words]
+    return [
+        (texts[i - 1] if i else "", text, texts[i + 1] if i + 1 < len(texts) else "")
+        for i, (text, probability) in enumerate(words)
+        if probability < below
+    ]
+
+
+def unsure_set(windows: Iterable[tuple[str, str, str]]) -> frozenset[Unsure]:
+    """:func:`unsure_words` as :func:`quotable_clause` compares them."""
+    out: set[Unsure] = set()
+    for before, word, after in windows:
+        mid = tuple(heard_tokens(word))
+        if mid:
+            left, right = heard_tokens(before), heard_tokens(after)
+            out.add((left[-1] if left else "", mid, right[0] if right else ""))
+    return frozenset(out)
+
+
+def has_unsure(text: str, unsure: frozenset[Unsure]) -> bool:
+    """Whether ``text`` holds a word the recogniser was unsure of, at the place it was
+    said: the same word between the same neighbours (only one of them at the text's edge),
+    so an unsure "the" elsewhere in the talk does not count."""
+    toks = heard_tokens(text)
+    for left, mid, right in unsure:
+        n = len(mid)
+        for j in range(len(toks) - n + 1):
+            if tuple(toks[j : j + n]) != mid:
+                continue
+            left_ok = j == 0 or not left or toks[j - 1] == left
+            right_ok = j + n == len(toks) or not right or toks[j + n] == right
+            if left_ok and right_ok:
+                return True
+    return False
 
 
 def quotable_clause(
     sentence: str, *, max_words: int = 17, min_words: int = 5,
-    unsure: frozenset[str] = frozenset(),
+    unsure: frozenset[Unsure] = frozenset(),
 ) -> str:  # fmt: skip
     """The clause of a claim sentence a listener would quote back, in the speaker's words,
     or "" when no whole clause fits: a fragment is never quoted (pure).
@@ -373,8 +413,8 @@ def quotable_clause(
     row, make a candidate. A candidate must have a verb, not start with a subordinating
     word unless a main clause follows it, not end on a word that needs more after it, and
     not speak to the audience ("you" in a talk is the audience, not the speaker), and
-    hold no word of ``unsure`` (words the recogniser was unsure of, as
-    :func:`heard_tokens` writes them: a misheard word said back garbles the question).
+    hold no word of ``unsure`` where it was said (:func:`unsure_set`: a misheard word said
+    back garbles the question).
     The candidate with a figure and the fewest words wins.
     """
     text = " ".join(sentence.split()).rstrip(".!?")
@@ -430,7 +470,7 @@ def quotable_clause(
                 continue  # "ten children, that's roughly nine hundred pounds"
             if re.search(r"\b(you|your|yours|yourselves)\b", part, re.I):
                 continue
-            if unsure and not unsure.isdisjoint(heard_tokens(part)):
+            if unsure and has_unsure(part, unsure):
                 continue  # "bring the haul down": a word the recogniser guessed
             if _OPENING_PRONOUN.match(part) and (
                 len(words) < 8 or (i and not re.search(rf"\b{_NUMBER}", part.lower()))
@@ -446,7 +486,7 @@ def quotable_clause(
 
 def said_clause(
     sentence: str, *, talk: str = "", max_words: int = 17, min_words: int = 5,
-    unsure: frozenset[str] = frozenset(),
+    unsure: frozenset[Unsure] = frozenset(),
 ) -> str:  # fmt: skip
     """:func:`quotable_clause` turned to the second person ("we cut the wait by a third"
     -> "you cut the wait by a third"), or ""."""
@@ -609,7 +649,7 @@ def _spoken_sentences(transcript: str) -> tuple[str, ...]:
 
 def frames_for(
     claim: Claim, transcript: str, kind: str | None = None, *,
-    unsure: frozenset[str] = frozenset(),
+    unsure: frozenset[Unsure] = frozenset(),
 ) -> list[Frame]:  # fmt: skip
     """The frames that fit a claim and that the talk has not answered, best first (pure);
     ``unsure`` as for :func:`quotable_clause`."""
@@ -639,7 +679,7 @@ def frames_for(
 
 def fitting_kinds(
     claim: Claim, transcript: str, *, asked: Iterable[str] = (),
-    unsure: frozenset[str] = frozenset(),
+    unsure: frozenset[Unsure] = frozenset(),
 ) -> list[str]:  # fmt: skip
     """The kinds of question a grounded frame can ask about this claim (and that were not
     all ``asked`` already, as spoken: lead-in and question)."""
@@ -654,7 +694,7 @@ def fitting_kinds(
 
 def grounded_questions(
     claim: Claim, kind: str, transcript: str, *, asked: Iterable[str] = (),
-    unsure: frozenset[str] = frozenset(),
+    unsure: frozenset[Unsure] = frozenset(),
 ) -> list[tuple[str, str]]:  # fmt: skip
     """(lead-in, question) pairs for one claim and kind of question, best first; [] when
     no frame fits or no clause of the claim can be quoted whole (pure).

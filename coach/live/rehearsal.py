@@ -275,6 +275,7 @@ class Rehearsal(Conversation):
         return report
 
 
-def _unsure(words: Iterable[Word | ReportWord]) -> list[str]:
-    """The words the recogniser was unsure of: the audience does not quote them back."""
-    return unsure_words((w.text, w.probability) for w in words)
+def _unsure(words: Iterable[Word | ReportWord]) -> list[tuple[str, str, str]]:
+    """The words the recogniser was unsure of, with their neighbours: the audience does not
+    quote them back."""
+    return unsure_words([(w.text, w.probability) for w in words])
