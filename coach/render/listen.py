@@ -306,6 +306,7 @@ LISTEN_CSS = """
 .listen .transcript{max-height:22em;overflow:auto;border-top:1px solid #eee;margin-top:.4em}
 .js .tpage{display:none}
 .js .tpage.on{display:block}
+:root:not(.js) .timeline,:root:not(.js) .parts,:root:not(.js) .hint{display:none}
 .transcript [data-t]{cursor:pointer}
 .transcript span[data-t]:hover,.transcript mark[data-t]:hover{text-decoration:underline}
 .transcript .cur{background:#cfe2ff;border-radius:2px}
