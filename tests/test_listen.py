@@ -283,6 +283,7 @@ def test_clip_report_in_a_browser(browser, tmp_path: Path):
     page.evaluate("document.querySelector('audio').pause()")
     page.locator("a.at").first.click()
     _playing_from(page, "audio", 2.40)
+    assert "the tip on fillers at 0:02" in page.locator(".now").inner_text()
 
     page.evaluate("const a = document.querySelector('audio'); a.pause(); a.currentTime = 5.5")
     page.wait_for_timeout(200)

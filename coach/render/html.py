@@ -397,7 +397,7 @@ def _tips(report: ClipReport, player: str | None = None) -> str:
         if at and player and tip.at_s is not None:
             when = (
                 f' <a class="at" href="#{escape(player)}" data-player="{escape(player)}" '
-                f'data-t="{tip.at_s:.2f}" data-what="{escape(tip.area)}">'
+                f'data-t="{tip.at_s:.2f}" data-what="the tip on {escape(tip.area)}">'
                 f"at {escape(at)} &#9654;</a>"
             )
         else:
