@@ -162,7 +162,7 @@ def test_prefetch_raises_the_producers_error_and_stops_early() -> None:
     stream = prefetch(endless(), depth=1)
     next(stream)
     stream.close()  # the caller stops listening: the producer stops too
-    assert closed.wait(5)
+    assert closed.wait(60)
     with pytest.raises(OptionsError):
         next(prefetch([], depth=0))
 
