@@ -299,7 +299,13 @@ class PlayingStream:
         n = self.kwargs["blocksize"]
         pcm = np.concatenate([self.audio, np.zeros(int(self.silence_s * 16000), np.int16)])
         flags = types.SimpleNamespace(input_overflow=False)
+        mic = self.kwargs["callback"].__self__  # the Microphone whose callback this is
         for pos in range(0, pcm.size - n + 1, n):
+            # faster than real time, but never further ahead of the reader than half of
+            # what the Microphone buffers (a real device cannot run ahead of the clock), so
+            # a slow machine drops no block
+            while mic._queue.qsize() >= mic._max_blocks // 2 and not self._halt.is_set():
+                time.sleep(0.005)
             if self._halt.is_set():
                 return
             if self.vanish_after_s is not None and pos / 16000 >= self.vanish_after_s:
