@@ -935,25 +935,16 @@ class Audience:
         """Generate a whole question about a new claim (not streamed).
 
         ``optional``, with grounded wording: None unless a question worded from the talk
-        (a clause said back and a question that fits it) is left, so an audience out of
-        good questions stops asking rather than ask a plain one (blind review: about one
-        plain question in three acceptable). The question that is not optional says back
-        a clause with a word the recogniser was unsure of rather than nothing.
+        (a clause said back and a question that fits it) is left, so an audience with no
+        good question stops asking, or asks none at all (a toast), rather than ask a plain
+        one (blind review: about one plain question in six acceptable, rounds d-k).
         """
-        if self.options.wording == "grounded" and not self._grounded_next():
-            if optional:
-                return None
-            if self.unsure and not self._grounded_next(quoting=True):
-                kept, self.unsure = self.unsure, frozenset()
-                try:
-                    return _last(self.ask())
-                finally:
-                    self.unsure = kept
-        return _last(self.ask())
+        if self.options.wording != "grounded" or self._grounded_next() or not optional:
+            return _last(self.ask())
+        return None
 
-    def _grounded_next(self, *, quoting: bool = False) -> bool:
-        """Whether the next new question is worded from the talk (``quoting``: whether it
-        at least says back a clause)."""
+    def _grounded_next(self) -> bool:
+        """Whether the next new question is worded from the talk."""
         if self.candidates and not self.heard:
             return True
         plans = self._plan(1, self.planned)
@@ -961,17 +952,13 @@ class Audience:
             return False
         if sum(p.claim.text == plans[0].claim.text for p in self.planned) >= _MAX_PER_CLAIM:
             return False  # a third question on one point: a listener would move on or stop
-        if self._grounded(plans[0], self.asked) is not None:
-            return True
-        if not quoting:
-            return False
-        return bool(fallback_for(plans[0], transcript=self.transcript, unsure=self.unsure)[0])
+        return self._grounded(plans[0], self.asked) is not None
 
     def questions(self, n: int) -> Iterator[Question]:
-        """Up to ``n`` questions in a row: the first always, the others while the audience
-        has a question that says back what it is about (see :meth:`next_question`)."""
-        for i in range(n):
-            q = self.next_question(optional=i > 0)
+        """Up to ``n`` questions in a row, while the audience has one worth asking (see
+        :meth:`next_question`)."""
+        for _ in range(n):
+            q = self.next_question(optional=True)
             if q is None:
                 return
             yield q

@@ -150,7 +150,11 @@ def test_unsure_words_are_those_below_the_threshold_with_their_neighbours() -> N
     assert unsure_words(words) == [("the", "haul", "down"), ("down", "26", "")]
     assert unsure_words(words, below=0.2) == []
     assert has_unsure("we brought the haul down", unsure_set(unsure_words(words)))
-    assert not has_unsure("the haul was big", unsure_set(unsure_words(words)))
+    # a rarer word is unsure wherever it is said; a stop word only where it was said
+    assert has_unsure("the haul was big", unsure_set(unsure_words(words)))
+    the = unsure_set([("saw", "the", "bus")])
+    assert has_unsure("we saw the bus", the)
+    assert not has_unsure("we took the train", the)
 
 
 def test_money_spent_asks_what_it_went_on_unless_the_talk_says() -> None:

@@ -284,14 +284,21 @@ def test_a_grounded_audience_stops_rather_than_ask_a_plain_question() -> None:
     assert audience.next_question(optional=True) is None
 
 
-def test_the_first_question_quotes_an_unsure_word_rather_than_nothing() -> None:
+def test_no_question_quotes_an_unsure_word() -> None:
     talk = "Good evening. Last year we spent 47,000 pounds on printing across the three floors."
     audience = Audience(
         None, talk, AudienceOptions(wording="grounded"), unsure=[("on", "printing", "across")]
     )
-    assert audience.next_question(optional=True) is None  # nothing it can quote safely
-    q = audience.next_question()
-    assert q is not None and "printing" in q.lead_in
+    assert audience.next_question(optional=True) is None
+    q = audience.next_question()  # not optional: a plain question, its lead-in not quoted
+    assert q is not None and "printing" not in q.spoken_text
+
+
+def test_no_question_at_all_when_none_fits() -> None:
+    toast = "Jimmy started here in 1987. He's off to spend more time with Margaret. To Jimmy!"
+    audience = Audience(None, toast, AudienceOptions(wording="grounded"))
+    assert list(audience.questions(3)) == []
+    assert audience.next_question() is not None  # a question that is not optional: plain
 
 
 def test_unsure_words_steer_the_quote_to_another_claim() -> None:

@@ -26,7 +26,14 @@ from coach.live.inputs import FileInput
 from coach.live.models import Models
 from coach.live.options import RehearseOptions
 from coach.live.recorder import LiveOptions
-from coach.live.rehearsal import ACK_AFTER_TALK, ACK_DODGED, ACKS, CLOSING, Rehearsal
+from coach.live.rehearsal import (
+    ACK_AFTER_TALK,
+    ACK_DODGED,
+    ACKS,
+    CLOSING,
+    NO_QUESTIONS,
+    Rehearsal,
+)
 from coach.sinks import WavSink
 from coach.stream import AudioFrame, DeviceError
 from coach.tts import Speaker, TtsOptions
@@ -425,3 +432,15 @@ def test_grounded_questions_are_prepared_and_spoken_during_the_talk(tmp_path: Pa
     assert first.source == "grounded" and first.lead_in.startswith("You said ")
     assert session.rel(first.ready_at) < session._talk_timing.decided_s
     assert first.spoken_text not in session.voice._prepared  # its speech, made early, was used
+
+
+def test_an_audience_with_nothing_to_ask_says_so(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from coach.audience import Audience
+
+    monkeypatch.setattr(Audience, "next_question", lambda self, optional=False: None)
+    session, _events, sink, _llm = run_session(tmp_path, ANSWERS[:1], [])
+    res = session.result
+    assert res.status == "complete", res.notes
+    assert res.exchanges == []
+    said = " ".join(text for text, _a, _b in sink.segments)
+    assert NO_QUESTIONS in said and CLOSING not in said

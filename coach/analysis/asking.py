@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from coach.analysis.claims import Claim, spoken_numbers, talk_sentences
+from coach.text import STOP_WORDS
 
 # -- facets ------------------------------------------------------------------------------------
 
@@ -141,7 +142,8 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "future": re.compile(
-        r"\b(will|would|could|'ll|going to|plan|propos\w*|starting|from (?:next|"
+        r"\b(will|would|could (?:start|begin|launch|open|run|have|be ready)|'ll|going to|plan|"
+        r"propos\w*|starting|from (?:next|"
         + _MONTHS[3:-1]
         + r"))\b",
         re.I,
@@ -161,6 +163,18 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"came through the door)\b.{0,30}\b" + _NUMBER + r"|\b" + _NUMBER + r"\w* (?:\w+ ){0,3}"
         r"(?:had|came|turned up|replied|joined|signed up|attended|visited|booked|complained|"
         r"called|applied|registered|enrolled|reported|came through the door)\b",
+        re.I,
+    ),
+    "unit": re.compile(
+        r"\b" + _NUMBER + r"[\w-]* (?:\w+ )?(?:years?|months?|weeks?|days?|hours?|minutes?|"
+        r"seconds?|gigs?|gigabytes?|megabytes?|percent|kilos?|kilograms?|miles?|metres?|"
+        r"meters?|times|o'clock|ago)\b",
+        re.I,
+    ),
+    "conditional": re.compile(r"^(?:and |but |so )?(?:if|unless|in case|should)\b", re.I),
+    "motive": re.compile(
+        r"\b(?:i|we) \w+(?: \w+)? because\b|\bbecause (?:i|we) (?:honestly )?(?:thought|felt|"
+        r"wanted|knew|was|were|had|needed)\b",
         re.I,
     ),
     "outlay": re.compile(r"\b(spent|spend|spending) .{0,60}\bon\b", re.I),
@@ -196,6 +210,10 @@ def facets(text: str) -> frozenset[str]:
         found.discard("price")
     if has_figure:
         found.add("figure")
+    if "tally" in found and "unit" in found:
+        found.discard("tally")  # "had six gigs of RAM", "joined two years ago": no count
+    if "conditional" in found:
+        found -= {"result", "change", "shift", "period", "tally"}  # "if output drops..."
     if re.search(
         r"\b(want|going|like|here) to (?:share|talk|tell|show|explain|walk|present|"
         r"give|update)\b",
@@ -375,13 +393,19 @@ def unsure_words(
 
 
 def unsure_set(windows: Iterable[tuple[str, str, str]]) -> frozenset[Unsure]:
-    """:func:`unsure_words` as :func:`quotable_clause` compares them."""
+    """:func:`unsure_words` as :func:`quotable_clause` compares them. A rarer word (not a
+    stop word, four letters or more) is unsure wherever it is said: once the recogniser has
+    made up "Billball" for "billable" it writes it again, sure of itself (0.12, then 0.96)."""
     out: set[Unsure] = set()
     for before, word, after in windows:
         mid = tuple(heard_tokens(word))
-        if mid:
-            left, right = heard_tokens(before), heard_tokens(after)
-            out.add((left[-1] if left else "", mid, right[0] if right else ""))
+        if not mid:
+            continue
+        if len(mid) == 1 and len(mid[0]) >= 4 and mid[0] not in STOP_WORDS and mid[0] != "~":
+            out.add(("", mid, ""))
+            continue
+        left, right = heard_tokens(before), heard_tokens(after)
+        out.add((left[-1] if left else "", mid, right[0] if right else ""))
     return frozenset(out)
 
 
@@ -567,7 +591,9 @@ FRAMES: tuple[Frame, ...] = (
        near=1,
        avoid="change estimate future money plan metric"),
     _f("evidence", "study", "Who carried out that study, and how large was it?",
-       r"\b(university|institute|independent|department|(?:\w+ )?(?:hundred|thousand) "
+       r"\b(university|institute|independent|department|called|partnership|association|"
+       r"society|foundation|(?:my|our) (?:own )?(?:survey|study)|(?:i|we) (?:surveyed|ran|did)|"
+       r"(?:\w+ )?(?:hundred|thousand) "
        r"(?:people|schools|streets|patients|students|households|participants))", near=0,
        avoid="future"),
     _f("evidence", "money future costword", "Is that figure a firm quote, or still an estimate?",
@@ -608,7 +634,7 @@ FRAMES: tuple[Frame, ...] = (
        r"\b(surpris|didn't expect|unexpected)", near=1, avoid="future money"),
     _f("evidence", "reason", "How do you know that's what caused it?",
        r"\b(ruled out|checked|control group|compared (?:with|to)|the only (?:thing|change)|"
-       r"nothing else)", near=1, avoid="future plan estimate money"),
+       r"nothing else)", near=1, avoid="future plan estimate money motive"),
     _f("evidence", "anecdote", "How often does that happen?",
        r"\b(every (?:day|week|month)|often|regularly|most (?:days|weeks)|times a)", near=1,
        avoid="money future plan period"),

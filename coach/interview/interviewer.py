@@ -239,6 +239,7 @@ class Interviewer:
             "skeptical": "Thank you for your time. We'll let you know.",
         }.get(self.style, "Thank you for your time today. We'll be in touch about next steps.")
         self.no_answer = "No problem, let's move on."
+        self.no_questions = self.closing
         presses = tuple(PRESS_MISSED[self.style].format(missed=m) for m in MISSED.values())
         self.lines = (*ACKS[self.style], PRESS[self.style], GOOD_QUESTION, self.closing,
                       self.no_answer, *presses)  # fmt: skip

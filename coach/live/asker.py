@@ -39,6 +39,8 @@ class Asker(Protocol):
     """Skip the opening when the first question is ready at once (the audience)."""
     closing: str
     """Said after the last answer."""
+    no_questions: str
+    """Said instead of the opening and the closing when there is no question to ask."""
     no_answer: str
     """Said when no answer was heard."""
     lines: tuple[str, ...]

@@ -243,6 +243,11 @@ class Conversation:
         except concurrent.futures.TimeoutError:
             self._speak_ack(asker.opening, timing)
         reply = self._await(upcoming, timing)  # type: ignore[arg-type]
+        if reply is None:  # nothing worth asking (a toast, a story with no claim)
+            timing.reply = "closing"
+            self._speak_ack(asker.no_questions, timing)
+            self._log_turn(timing)
+            return
         upcoming = None
         answer_index = 0
         while reply is not None:

@@ -53,7 +53,8 @@ ACK_ANSWERED = ("Thank you.", "Okay, thanks.", "Got it, thank you.", "Thanks.")
 ACK_DODGED = "Let me push you on that."
 ACK_NO_ANSWER = "No problem, let's move on."
 CLOSING = "Thank you, those are all my questions."
-ACKS = (ACK_AFTER_TALK, *ACK_ANSWERED, ACK_DODGED, ACK_NO_ANSWER, CLOSING)
+NO_QUESTIONS = "Thank you for the talk. I have no questions."
+ACKS = (ACK_AFTER_TALK, *ACK_ANSWERED, ACK_DODGED, ACK_NO_ANSWER, CLOSING, NO_QUESTIONS)
 """Lines coach itself says (no LLM); synthesised in advance."""
 
 
@@ -66,6 +67,7 @@ class AudienceAsker:
     opening_optional = True
     """The opening is said only while the first question is not ready yet."""
     closing = CLOSING
+    no_questions = NO_QUESTIONS
     no_answer = ACK_NO_ANSWER
 
     def __init__(self, audience: Audience, n: int, *, min_words: int = 8) -> None:
@@ -79,7 +81,7 @@ class AudienceAsker:
     def next_question(self) -> Question | None:
         if self._asked >= self.n:
             return None
-        q = self.audience.next_question(optional=self._asked > 0)
+        q = self.audience.next_question(optional=True)
         self._asked += 1
         return q
 
