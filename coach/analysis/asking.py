@@ -143,9 +143,7 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "future": re.compile(
         r"\b(will|would|could (?:start|begin|launch|open|run|have|be ready)|'ll|going to|plan|"
-        r"propos\w*|starting|from (?:next|"
-        + _MONTHS[3:-1]
-        + r"))\b",
+        r"propos\w*|starting|from (?:next|" + _MONTHS[3:-1] + r"))\b",
         re.I,
     ),
     "experience": re.compile(
