@@ -61,6 +61,8 @@ def questions() -> str:
         "none-k": "round k (93dfef0)",
         "none-k-nounsure": "round k (93dfef0), unsure words quoted",
         "prev-k": "round k: round j's code (5803102)",
+        "none-l": "round l (a231da0)",
+        "none-l-nounsure": "round l (a231da0), unsure words quoted",
         "qwen2.5-coder-0.5b-instruct-i": "qwen2.5-coder-0.5b-instruct, round i",
     }
     """Which commit each grounded round measured (grounded questions need no model)."""
