@@ -187,3 +187,18 @@ def test_a_tally_asks_whether_it_is_usual_unless_the_talk_compares_it() -> None:
     assert "Is that more or less than usual?" not in [
         q for _l, q in grounded_questions(claim, "evidence", told)
     ]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "So let's start with a bit that hurt, because it matters to all of us here.",
+        "Let's get the hard bit out of the way first, and then the good news.",
+        "I expect two objections, so let me get ahead of them right now.",
+        "We'll report back at the June meeting either way, good or bad.",
+        "It's been three months now since we cut the menu right down.",
+    ],
+)
+def test_signposts_and_dates_are_not_questioned(sentence: str) -> None:
+    claims = find_claims(sentence)
+    assert all(not fitting_kinds(c, sentence) for c in claims)

@@ -74,7 +74,8 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"\b(propos(?:e|ing|al)|recommend|suggest|we should|you should|we need to|"
         r"i'm asking|i am asking|we're asking|my ask|our ask|the ask|we want to|"
         r"i want (?:us )?to|we plan|the plan|we will|we'll|we're going to|would like to|"
-        r"pilot|launch(?:ing)?|make (?:it|the .{1,30}) permanent|roll(?:ing)? out|"
+        r"(?:run|start|do|try) (?:a|the) pilot|pilot (?:it|this|that)|launch(?:ing)?|"
+        r"make (?:it|the .{1,30}) permanent|roll(?:ing)? out|"
         r"starting|introduce|switch to|move to|trial (?:of|for|starting)|keep (?:the|it)|"
         r"let's|we would|we'd|start with|try it|trial it|we trial)\b",
         re.I,
@@ -165,8 +166,8 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "unit": re.compile(
         r"\b" + _NUMBER + r"[\w-]* (?:\w+ )?(?:years?|months?|weeks?|days?|hours?|minutes?|"
-        r"seconds?|gigs?|gigabytes?|megabytes?|percent|kilos?|kilograms?|miles?|metres?|"
-        r"meters?|times|o'clock|ago)\b",
+        r"seconds?|gigs?|gigabytes?|megabytes?|kilos?|kilograms?|miles?|metres?|"
+        r"meters?|o'clock|ago)\b",
         re.I,
     ),
     "conditional": re.compile(r"^(?:and |but |so )?(?:if|unless|in case|should)\b", re.I),
@@ -210,6 +211,12 @@ def facets(text: str) -> frozenset[str]:
         found.add("figure")
     if "tally" in found and "unit" in found:
         found.discard("tally")  # "had six gigs of RAM", "joined two years ago": no count
+    if (
+        has_figure
+        and not re.search(rf"\b{_NUMBER}", FACET_PATTERNS["unit"].sub(" ", low))
+        and re.search(r"\b(since|ago|it's been|it has been|for the (?:last|past))\b", low)
+    ):  # the only figure says when: "it's been three months since we cut the menu"
+        found -= {"change", "shift", "result", "tally", "estimate"}
     if "conditional" in found:
         found -= {"result", "change", "shift", "period", "tally"}  # "if output drops..."
     if re.search(
@@ -324,7 +331,10 @@ _ASIDE = re.compile(
     r"^(?:he|she|they|management|people|someone) (?:said|says|will say|told|tells)|"
     r"end of (?:the|tonight's|today's) meeting|this is (?:really )?(?:a|an|the|my|our) "
     r"(?:report|update|proposal)|"
-    r"any questions|thank you|thanks for)\b",
+    r"any questions|thank you|thanks for|"
+    r"let's (?:start|begin|get|turn|move|look|talk|go|take|kick|dive|jump|wrap)|"
+    r"out of the way|start with (?:the|a) (?:bit|part|hard|good|bad)|let (?:me|you) |"
+    r"get ahead of|report back|come back to (?:you|this)|update you)\b",
     re.I,
 )
 _OPENING_PRONOUN = re.compile(r"^(it|this|that|they|these|those|there|he|she)\b", re.I)
