@@ -11,6 +11,9 @@ From the two list lengths each mode's wall time splits into a fixed part (interp
 Ray start-up, model loads) and a cost per clip: per clip = (wall(long) - wall(short)) /
 (clips(long) - clips(short)). Ray's overhead per clip is its cost per clip minus that of
 ``--jobs 2``. The JSON of every clip (compute times aside) is compared between the modes.
+Wall times on a machine shared with other work measure the share of the cores a run got,
+so each mode also scores the long list once more in this process to count the CPU seconds
+it used per clip (see ``_cpu``), and each Ray worker's peak memory.
 
 Figures go to bench/results/ray.json; `bench/tables.py ray` makes the README table.
 
@@ -124,11 +127,12 @@ def main() -> int:
         "same_json_per_clip": f"{same}/{compared}",
         "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
+    figures["modes"] = {}
     for m in ("jobs", "ray"):
         short = statistics.median(walls[m]["short"])
         long = statistics.median(walls[m]["long"])
         per_clip = (long - short) / (n_long - n_short)
-        figures[m] = {
+        figures["modes"][m] = {
             "wall_s_short": round(short, 2),
             "wall_s_long": round(long, 2),
             "clips_per_min_long": round(n_long / long * 60, 1),
@@ -136,15 +140,70 @@ def main() -> int:
             "fixed_s": round(short - n_short * per_clip, 2),
             "clips_per_min_at_scale": round(60 / per_clip, 1) if per_clip > 0 else None,
         }
+    figures["cpu"] = _cpu(clips * args.times, args)
     cores = args.cores
-    figures["ray_overhead_per_clip_s"] = round(figures["ray"]["per_clip_s"] -
-                                               figures["jobs"]["per_clip_s"], 3)  # fmt: skip
-    figures["ray_core_s_per_clip"] = round(figures["ray"]["per_clip_s"] * cores, 3)
+    modes = figures["modes"]
+    figures["ray_overhead_per_clip_s"] = round(
+        modes["ray"]["per_clip_s"] - modes["jobs"]["per_clip_s"], 3
+    )
+    figures["ray_core_s_per_clip"] = round(modes["ray"]["per_clip_s"] * cores, 3)
     figures["ray_clips_per_min_per_worker_core"] = round(60 / figures["ray_core_s_per_clip"], 1)
+    figures["ray_clips_per_min_per_worker_core_cpu"] = round(
+        60 / figures["cpu"]["ray_cpu_s_per_clip"], 1
+    )
     print(json.dumps(figures, indent=2))
     if not args.no_write:
         print(f"wrote {write_results('ray', figures)}")
     return 0
+
+
+def _cpu(clips: list[str], args: argparse.Namespace) -> dict[str, Any]:
+    """CPU seconds per clip of each mode over the long list, in this process.
+
+    Wall times on a shared machine measure the share of the cores a run got; CPU time
+    measures what the run cost. --jobs: this process and its worker processes (reaped when
+    the pool closes, so counted in RUSAGE_CHILDREN). Ray: this process (the driver) and
+    every worker from its start (imports and model load included), and Ray's daemons
+    (GCS, raylet, agents) as far as this process reaps them when Ray shuts down. Also each
+    Ray worker's peak memory.
+    """
+    import resource
+
+    from coach.asr import AsrOptions
+    from coach.batch import score_many
+    from coach.cluster import RayOptions, RayScorer
+    from coach.score import ScoreOptions
+
+    def used(who: int = -99) -> float:
+        if who == -99:
+            return used(resource.RUSAGE_SELF) + used(resource.RUSAGE_CHILDREN)
+        r = resource.getrusage(who)
+        return r.ru_utime + r.ru_stime
+
+    options = ScoreOptions(asr=AsrOptions(model=args.asr_model))
+    n = len(clips)
+    t0 = used()
+    for _ in score_many(clips, options, jobs=args.jobs):
+        pass
+    jobs_s = used() - t0
+    t0, k0 = used(resource.RUSAGE_SELF), used(resource.RUSAGE_CHILDREN)
+    with RayScorer(options, RayOptions(address=args.address)) as scorer:
+        for _ in scorer.score(clips):
+            pass
+        workers_s = sum(scorer.worker_cpu_s())
+        peaks = scorer.worker_peak_mb()
+    driver_s = used(resource.RUSAGE_SELF) - t0
+    daemons_s = used(resource.RUSAGE_CHILDREN) - k0  # Ray's processes this one reaped
+    return {
+        "clips": n,
+        "jobs_cpu_s_per_clip": round(jobs_s / n, 3),
+        "ray_cpu_s_per_clip": round((workers_s + driver_s + daemons_s) / n, 3),
+        "ray_workers_cpu_s_per_clip": round(workers_s / n, 3),
+        "ray_driver_cpu_s_per_clip": round(driver_s / n, 3),
+        "ray_reaped_cpu_s_per_clip": round(daemons_s / n, 3),
+        "ray_overhead_cpu_s_per_clip": round((workers_s + driver_s + daemons_s - jobs_s) / n, 3),
+        "ray_worker_peak_mb": peaks,
+    }
 
 
 def _audio_seconds(clips: list[str]) -> float:

@@ -266,7 +266,7 @@ def ray() -> str:
     for key, label in (("jobs", f"coach score --jobs {f['jobs']}, whole process"),
                        ("ray", "coach score --ray (local Ray, one worker per CPU), whole "
                                "process")):  # fmt: skip
-        m = f[key]
+        m = f["modes"][key]
         rows.append(
             f"| {label} | {m['wall_s_short']} | {m['wall_s_long']} | "
             f"{m['clips_per_min_long']} | {m['per_clip_s']} | {m['fixed_s']} |"
