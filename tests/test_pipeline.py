@@ -78,7 +78,9 @@ def test_analyze_measured_words_end_to_end() -> None:
     assert report.pauses.count == 1 and report.pauses.items[0].position == "sentence"
     assert report.transcript.startswith("So, today")
     d = report.to_dict()
-    assert d["words"][0] == {"text": "So,", "start_s": 0.0, "end_s": 0.3, "filler": True}
+    assert d["words"][0] == {
+        "text": "So,", "start_s": 0.0, "end_s": 0.3, "filler": True, "probability": 1.0,
+    }  # fmt: skip
 
 
 def test_analyze_no_words_is_an_error_not_a_crash() -> None:

@@ -38,7 +38,9 @@ def test_json_one_clip_round_trips_with_the_schema_keys():
     assert data["pace"]["wpm"] == 97.2
     assert data["pace"]["band_wpm"] == [100.0, 165.0]
     assert data["fillers"]["filled_pauses"] == {"um": 2, "uh": 1}
-    assert data["words"][0] == {"text": "So,", "start_s": 0.5, "end_s": 0.8, "filler": True}
+    assert data["words"][0] == {
+        "text": "So,", "start_s": 0.5, "end_s": 0.8, "filler": True, "probability": 1.0,
+    }  # fmt: skip
     assert data["tips"][1]["at_s"] is None
     assert data["timings_s"]["asr_s"] == 1.25  # numpy scalar converted
     assert data["error"] is None

@@ -56,7 +56,8 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"\b(found|showed|shows|recorded|counted|surveyed|measured|logged|tracked|"
         r"on average|average|median|per (?:day|week|month|lesson|hour)|there (?:were|was)|"
         r"went|saw|got|came|said|carries|carried|waited|took|answered|dropped|rose|fell|"
-        r"held up|stayed|reached|lost|gained|made|had)\b",
+        r"held up|stayed|reached|lost|gained|made|had|cost (?:us|me|them) (?:about |nearly |"
+        r"almost |over |around )?\S+ (?:hours|days|weeks))\b",
         re.I,
     ),
     "estimate": re.compile(
