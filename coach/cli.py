@@ -125,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_rehearse(sub)
     _add_interview(sub)
+    _add_drill(sub)
     pg = sub.add_parser("progress", help="your practice history: trends and what to work on")
     pg.add_argument("--kind", default="all", choices=["all", "score", "rehearse", "interview"])
     pg.add_argument("--html", type=Path, metavar="FILE.html", help="also write a page with charts")
@@ -356,6 +357,63 @@ def _add_interview(sub: argparse._SubParsersAction) -> None:  # type: ignore[typ
         metavar="NAME|FILE.toml",
         help="salary-negotiation, networking, or a scenario file",
     )
+
+
+def _add_drill(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from coach.drills import DRILLS
+
+    dr = sub.add_parser(
+        "drill",
+        help="a few minutes on one skill: pauses, pace or your opening, scored and recorded",
+        description=(
+            "pauses: talk on a prompt and replace every filler with a silent pause. pace: hold "
+            "a pace band with a live needle. opening: the first 60 s of a talk or an interview "
+            "answer, scored on pace, fillers, pauses and volume. Without a microphone, "
+            "--input FILE plays a recording as a virtual mic."
+        ),
+    )
+    dr.add_argument("drill", choices=DRILLS, metavar="DRILL", help=", ".join(DRILLS))
+    dr.add_argument(
+        "--input", type=Path, metavar="FILE",
+        help="virtual mic: play this recording instead of the microphone",
+    )  # fmt: skip
+    dr.add_argument(
+        "--fast", action="store_true",
+        help="play --input as fast as possible, not in real time",
+    )  # fmt: skip
+    dr.add_argument(
+        "--device", default=None, help="microphone: index or part of its name (see `coach devices`)"
+    )
+    dr.add_argument(
+        "--prompt", type=_positive_int, default=None, metavar="N",
+        help="talk on prompt N of the drill (default: the next one after your last run)",
+    )  # fmt: skip
+    dr.add_argument(
+        "--length", type=_positive_float, default=120.0, metavar="S",
+        help="stop after this many seconds (default 120; the opening stops 60 s after your "
+        "first word)",
+    )  # fmt: skip
+    dr.add_argument(
+        "--pace-band", type=_positive_float, nargs=2, default=None, metavar=("LOW", "HIGH"),
+        help="the band to hold, wpm (default: around your own pace in the history, inside "
+        "100-165)",
+    )  # fmt: skip
+    dr.add_argument(
+        "--end-silence", type=_positive_float, default=10.0, metavar="S",
+        help="with the mic, the drill ends after this much silence (default 10)",
+    )  # fmt: skip
+    dr.add_argument(
+        "--save", type=Path, metavar="DIR",
+        help="drill folder (default: a new folder under the user data dir)",
+    )  # fmt: skip
+    dr.add_argument("--db", type=Path, metavar="FILE", help="practice history database file")
+    dr.add_argument(
+        "--no-history", action="store_true", help="do not record the drill in the history"
+    )
+    dr.add_argument(
+        "--asr-model", default="tiny.en",
+        help="tiny.en (default), base, or a faster-whisper model folder",
+    )  # fmt: skip
 
 
 def _session_loop_options(args: argparse.Namespace, **extra: object):  # type: ignore[no-untyped-def]
@@ -598,6 +656,117 @@ def _progress(args: argparse.Namespace) -> int:
         if args.html is not None:
             print(write_progress_html(history, args.html, kind=kind))
     return 0
+
+
+def _drill(args: argparse.Namespace) -> int:
+    import threading
+
+    from rich.console import Console
+    from rich.text import Text
+
+    from coach.analysis.pace import PaceOptions
+    from coach.asr import Transcriber
+    from coach.drills import scoring
+    from coach.drills.prompts import prompts_for
+    from coach.drills.run import DrillOptions, drill_record, result_lines, run_drill
+    from coach.live.folder import SessionFolder
+    from coach.live.inputs import FileInput, MicInput
+    from coach.live.models import live_asr_options
+    from coach.live.recorder import LiveOptions
+    from coach.score import ScoreOptions
+
+    _check_save(args)
+    prompts = prompts_for(args.drill)
+    history = _open_history(args)
+    try:
+        earlier = history.drills(args.drill) if history is not None else []
+        if args.pace_band is not None:
+            band, source = tuple(args.pace_band), "--pace-band"
+        else:
+            wpms = [v for _, v in history.trend("wpm")] if history is not None else []
+            band, source = scoring.personal_band(wpms)
+        pace_opts = PaceOptions(band_wpm=band)  # a bad band fails here, before recording
+        if args.prompt is not None:
+            number, prompt = args.prompt, prompts.get(args.prompt)
+        else:
+            number, prompt = prompts.pick(len(earlier))
+        live = LiveOptions(score=ScoreOptions(pace=pace_opts))
+        if args.drill == "pace":  # the needle follows the last 10 s
+            live = replace(live, recent_window_s=10.0, min_recent_words=4)
+        options = DrillOptions(
+            args.drill, live=live, length_s=args.length, end_silence_s=args.end_silence,
+            band_source=source if args.drill != "pauses" else "",
+        )  # fmt: skip
+        voice = (
+            FileInput(args.input, [], realtime=not args.fast)
+            if args.input is not None
+            else MicInput(args.device)
+        )
+        try:
+            folder = (
+                SessionFolder(args.save)
+                if args.save
+                else SessionFolder.new(None, f"drill-{args.drill}")
+            )
+            transcriber = Transcriber.load(live_asr_options(args.asr_model))
+            console = Console()
+            console.print(Text(f"{args.drill} drill", style="bold"), highlight=False)
+            console.print(Text(prompts.instructions), highlight=False)
+            console.print(Text.assemble(("Prompt ", "bold"), (f"{number}: ", "bold"), prompt),
+                          highlight=False)  # fmt: skip
+            if args.drill != "pauses":
+                console.print(Text(f"Pace band {band[0]:g}-{band[1]:g} wpm ({source})",
+                                   style="dim"), highlight=False)  # fmt: skip
+            console.print(Text(f"drill folder {folder.path}", style="dim"), highlight=False)
+            stop = threading.Event()
+            _listen_for_enter(stop.set)
+            result = run_drill(
+                voice, transcriber, options, folder=folder, prompt=prompt,
+                previous=[r.score for r in earlier], stop=stop, show=_drill_display(console),
+            )  # fmt: skip
+        finally:
+            voice.close()
+        console.print(Text(f"drill ended ({result.ended_by})", style="dim"), highlight=False)
+        for line in result_lines(result):
+            console.print(Text(line), highlight=False)
+        _record_drill(history, drill_record(result))
+    finally:
+        if history is not None:
+            history.close()
+    return 0
+
+
+def _drill_display(console):  # type: ignore[no-untyped-def]
+    """The live figures of a drill on a terminal (None elsewhere)."""
+    if not console.is_terminal:
+        return None
+
+    def show(status):  # type: ignore[no-untyped-def]
+        from rich.live import Live
+        from rich.panel import Panel
+
+        from coach.render.live import status_text
+
+        hint = "Enter or Ctrl-C ends the drill"
+        live = Live(
+            get_renderable=lambda: Panel(status_text(status(), hint=hint), title="drill",
+                                         title_align="left"),
+            console=console, refresh_per_second=2, transient=True,
+        )  # fmt: skip
+        live.start()
+        return live.stop
+
+    return show
+
+
+def _record_drill(history, run) -> None:  # type: ignore[no-untyped-def]
+    """Add a drill run to the history; a failure is one warning."""
+    if history is None:
+        return
+    try:
+        history.add_drill(run)
+    except CoachError as exc:
+        print(f"coach: not recorded in the history: {exc}", file=sys.stderr)
 
 
 def _listen_for_enter(callback) -> None:  # type: ignore[no-untyped-def]
@@ -866,6 +1035,8 @@ def main(argv: list[str] | None = None) -> int:
             return _rehearse(args)
         if args.command == "interview":
             return _interview(args)
+        if args.command == "drill":
+            return _drill(args)
         if args.command == "progress":
             return _progress(args)
         if args.command == "devices":

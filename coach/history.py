@@ -38,8 +38,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
-"""Schema version written to ``PRAGMA user_version``."""
+SCHEMA_VERSION = 2
+"""Schema version written to ``PRAGMA user_version`` (2: the ``drills`` table)."""
 
 FILE_NAME = "history.sqlite3"
 """Name of the database file in the data folder."""
@@ -114,7 +114,23 @@ CREATE INDEX IF NOT EXISTS answers_session ON answers (session_id, idx);
 CREATE INDEX IF NOT EXISTS answers_question_type ON answers (question_type);
 """
 
-_MIGRATIONS: dict[int, str] = {1: _SCHEMA_V1}
+_SCHEMA_V2 = """
+CREATE TABLE IF NOT EXISTS drills (
+    id INTEGER PRIMARY KEY,
+    started TEXT NOT NULL,
+    drill TEXT NOT NULL,
+    prompt TEXT NOT NULL DEFAULT '',
+    folder TEXT NOT NULL DEFAULT '',
+    score REAL CHECK (score IS NULL OR score BETWEEN 0 AND 1),
+    duration_s REAL,
+    wpm REAL,
+    fillers_per_min REAL,
+    extra TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX IF NOT EXISTS drills_drill_started ON drills (drill, started, id);
+"""
+
+_MIGRATIONS: dict[int, str] = {1: _SCHEMA_V1, 2: _SCHEMA_V2}
 """SQL that brings the schema from version ``n - 1`` to ``n`` (1: create it)."""
 
 
@@ -219,6 +235,37 @@ class SessionRecord:
     def __post_init__(self) -> None:
         _check_kind(self.kind)
         _check_share("session star_coverage", self.star_coverage)
+
+
+@dataclass
+class DrillRecord:
+    """One run of a drill (``coach drill``) and its score (None: not measured)."""
+
+    started: str
+    """Local start time, ISO 8601."""
+    drill: str
+    """The drill: "pauses", "pace", "opening"..."""
+    prompt: str = ""
+    """The prompt talked on."""
+    folder: str = ""
+    """The drill's folder (its recording and report)."""
+    score: float | None = None
+    """The drill's score, 0..1 (None: nothing could be judged)."""
+    duration_s: float | None = None
+    """Length of the recording, seconds."""
+    wpm: float | None = None
+    """Pace, words per minute."""
+    fillers_per_min: float | None = None
+    """Fillers per minute of speaking."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """The drill's figures, JSON-ready."""
+    id: int | None = None
+    """Row id once stored."""
+
+    def __post_init__(self) -> None:
+        _check_share("drill score", self.score)
+        if not self.drill:
+            raise OptionsError("a drill record needs the drill's name")
 
 
 @dataclass(frozen=True)
@@ -362,7 +409,8 @@ class History:
                     r[0]
                     for r in conn.execute(
                         "SELECT name FROM sqlite_master WHERE type = 'table' "
-                        "AND name NOT LIKE 'sqlite_%' AND name NOT IN ('sessions', 'answers')"
+                        "AND name NOT LIKE 'sqlite_%' "
+                        "AND name NOT IN ('sessions', 'answers', 'drills')"
                     )
                 ]
                 if tables:
@@ -460,6 +508,43 @@ class History:
             )
         return session_id
 
+    def add_drill(self, run: DrillRecord) -> int:
+        """Store one drill run; returns its new id (``run.id`` is ignored).
+
+        Raises:
+            HistoryError: the database could not be written.
+        """
+        r = run
+        values = (
+            r.started, r.drill, r.prompt, r.folder, _real(r.score), _real(r.duration_s),
+            _real(r.wpm), _real(r.fillers_per_min), _dumps(r.extra),
+        )  # fmt: skip
+        with self._write("save the drill") as conn:
+            cur = conn.execute(_INSERT_DRILL, values)
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def drills(self, drill: str | None = None) -> list[DrillRecord]:
+        """Drill runs, oldest first (only ``drill``'s, if given)."""
+        where, params = ("WHERE drill = ?", (drill,)) if drill else ("", ())
+        with self._read() as conn:
+            rows = conn.execute(f"SELECT * FROM drills {where} ORDER BY started, id", params)
+            return [
+                DrillRecord(
+                    started=r["started"],
+                    drill=r["drill"],
+                    prompt=r["prompt"],
+                    folder=r["folder"],
+                    score=r["score"],
+                    duration_s=r["duration_s"],
+                    wpm=r["wpm"],
+                    fillers_per_min=r["fillers_per_min"],
+                    extra=json.loads(r["extra"] or "{}"),
+                    id=r["id"],
+                )  # fmt: skip
+                for r in rows.fetchall()
+            ]
+
     def delete(self, session_id: int) -> bool:
         """Delete a session and its answers; False if there was no such session."""
         with self._write("delete the session") as conn:
@@ -467,8 +552,10 @@ class History:
         return cur.rowcount > 0
 
     def delete_all(self) -> int:
-        """Delete every session and answer; returns how many sessions were deleted."""
+        """Delete every session, answer and drill run; returns how many sessions were
+        deleted."""
         with self._write("delete the history") as conn:
+            conn.execute("DELETE FROM drills")
             cur = conn.execute("DELETE FROM sessions")
         return cur.rowcount
 
@@ -613,6 +700,14 @@ class History:
 _INSERT_SESSION = (
     f"INSERT INTO sessions ({', '.join(_SESSION_COLUMNS)}) "
     f"VALUES ({', '.join('?' * len(_SESSION_COLUMNS))})"
+)
+_DRILL_COLUMNS = (
+    "started", "drill", "prompt", "folder", "score", "duration_s", "wpm", "fillers_per_min",
+    "extra",
+)  # fmt: skip
+_INSERT_DRILL = (
+    f"INSERT INTO drills ({', '.join(_DRILL_COLUMNS)}) "
+    f"VALUES ({', '.join('?' * len(_DRILL_COLUMNS))})"
 )
 _INSERT_ANSWER = (
     f"INSERT INTO answers (session_id, {', '.join(_ANSWER_COLUMNS)}) "
@@ -957,6 +1052,7 @@ def _rollback(conn: sqlite3.Connection) -> None:
 
 __all__ = [
     "EXPORT_COLUMNS", "KINDS", "SCHEMA_VERSION", "SESSION_METRICS", "TREND_METRICS",
-    "AnswerRecord", "History", "HistoryError", "SessionRecord", "Targets", "Weakness",
+    "AnswerRecord", "DrillRecord", "History", "HistoryError", "SessionRecord", "Targets",
+    "Weakness",
     "default_history_path", "record_from_clip_report", "record_from_rehearsal", "weaknesses",
 ]  # fmt: skip

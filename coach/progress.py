@@ -433,6 +433,8 @@ def print_progress(
     sessions = history.sessions(kind)
     if not sessions:
         console.print(Text(empty_message(kind)), highlight=False)
+        if kind is None:
+            _print_drills(history, console, [])
         return
     console.print(Rule(Text("Progress", style="bold"), align="left"))
     console.print(Text("  " + _meta(sessions), style="dim"), highlight=False)
@@ -461,6 +463,8 @@ def print_progress(
             console.print(Text(f"  {i}. {w.message}"), highlight=False)
     else:
         console.print(Text("  No area missed its target over the last 5 sessions."))
+    if kind is None:
+        _print_drills(history, console, weak)
     if _wants_question_types(history, kind):
         scores = history.question_type_scores("interview")
         if scores:
@@ -473,6 +477,22 @@ def print_progress(
             )
             for qt, score in list(scores.items())[:QUESTION_TYPES_SHOWN]:
                 console.print(Text(f"  {score:>4.0%}  {qt}"), highlight=False)
+
+
+def _print_drills(history: History, console: Console, weak: Sequence[Weakness]) -> None:
+    """The drills' runs and scores (``coach drill``), and the drill for the weakest area."""
+    from coach.drills.summary import suggestion, summarize, summary_line
+
+    found = summarize(history.drills())
+    if found:
+        console.print(Text(""))
+        console.print(Text("Drills", style="bold"))
+        for d in found:
+            console.print(Text("  " + summary_line(d)), highlight=False)
+    line = suggestion(weak)
+    if line:
+        console.print(Text(""))
+        console.print(Text(line), highlight=False)
 
 
 # --- HTML ------------------------------------------------------------------------------------
