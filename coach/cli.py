@@ -364,12 +364,15 @@ def _add_drill(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
     dr = sub.add_parser(
         "drill",
-        help="a few minutes on one skill: pauses, pace or your opening, scored and recorded",
+        help="a few minutes on one skill: pauses, pace, your opening, or saying flagged "
+        "sentences again; scored and recorded",
         description=(
             "pauses: talk on a prompt and replace every filler with a silent pause. pace: hold "
             "a pace band with a live needle. opening: the first 60 s of a talk or an interview "
-            "answer, scored on pace, fillers, pauses and volume. Without a microphone, "
-            "--input FILE plays a recording as a virtual mic."
+            "answer, scored on pace, fillers, pauses and volume. again: the sentences of your "
+            "last rehearsal with the most flagged moments are played back; say each again and "
+            "the two are compared. Without a microphone, --input FILE (--retakes FILE... for "
+            "again) plays recordings as a virtual mic."
         ),
     )
     dr.add_argument("drill", choices=DRILLS, metavar="DRILL", help=", ".join(DRILLS))
@@ -413,6 +416,27 @@ def _add_drill(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     dr.add_argument(
         "--asr-model", default="tiny.en",
         help="tiny.en (default), base, or a faster-whisper model folder",
+    )  # fmt: skip
+    ag = dr.add_argument_group("again")
+    ag.add_argument(
+        "--session", type=Path, metavar="DIR",
+        help="the session folder whose sentences to say again (default: your last rehearsal)",
+    )  # fmt: skip
+    ag.add_argument(
+        "--sentences", type=_positive_int, default=3, metavar="N",
+        help="how many sentences, those with the most flagged moments (default 3)",
+    )  # fmt: skip
+    ag.add_argument(
+        "--retakes", type=Path, nargs="+", default=[], metavar="FILE",
+        help="virtual mic: recordings that say each sentence again, in order",
+    )  # fmt: skip
+    ag.add_argument(
+        "--speak-to", type=Path, metavar="FILE.wav",
+        help="write the sentences played back to this wav instead of the speaker",
+    )  # fmt: skip
+    ag.add_argument(
+        "--output-device", default=None,
+        help="speaker: index or part of its name (default: the system's)",
     )  # fmt: skip
 
 
@@ -676,6 +700,8 @@ def _drill(args: argparse.Namespace) -> int:
     from coach.score import ScoreOptions
 
     _check_save(args)
+    if args.drill == "again":
+        return _drill_again(args)
     prompts = prompts_for(args.drill)
     history = _open_history(args)
     try:
@@ -730,6 +756,76 @@ def _drill(args: argparse.Namespace) -> int:
         for line in result_lines(result):
             console.print(Text(line), highlight=False)
         _record_drill(history, drill_record(result))
+    finally:
+        if history is not None:
+            history.close()
+    return 0
+
+
+def _drill_again(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.text import Text
+
+    from coach.asr import Transcriber
+    from coach.drills.again import again_lines, last_session, load_session, run_again
+    from coach.drills.scoring import standing
+    from coach.history import DrillRecord
+    from coach.live.folder import SessionFolder
+    from coach.live.inputs import FileInput, MicInput
+    from coach.live.models import live_asr_options
+    from coach.live.recorder import LiveOptions
+    from coach.sinks import open_sink
+
+    if args.input is not None:
+        raise OptionsError("the again drill records one retake per sentence: use --retakes FILE...")
+    history = _open_history(args)
+    try:
+        if args.session is not None:
+            source = args.session
+        elif history is not None:
+            source = last_session(history)
+        else:
+            raise OptionsError("with --no-history, name the session folder with --session DIR")
+        load_session(source)  # a bad folder fails before the microphone opens
+        earlier = history.drills("again") if history is not None else []
+        voice = (
+            FileInput(None, list(args.retakes), realtime=not args.fast)
+            if args.retakes
+            else MicInput(args.device)
+        )
+        console = Console()
+        try:
+            folder = (
+                SessionFolder(args.save) if args.save else SessionFolder.new(None, "drill-again")
+            )
+            transcriber = Transcriber.load(live_asr_options(args.asr_model))
+            note = lambda why: console.print(Text(why, style="dim"))  # noqa: E731
+            sink = open_sink(args.speak_to, args.output_device, on_fallback=note)
+            console.print(Text("again drill", style="bold"), highlight=False)
+            console.print(Text(f"Sentences from {source}; after each is played, say it again "
+                               "(a pause of 1.5 s ends your turn)."), highlight=False)  # fmt: skip
+            console.print(Text(f"drill folder {folder.path}", style="dim"), highlight=False)
+            stop = threading.Event()
+            _listen_for_enter(stop.set)
+            try:
+                score, started = run_again(
+                    voice, transcriber, LiveOptions(), sink, source=source, folder=folder,
+                    n=args.sentences, stop=stop,
+                    say=lambda line: console.print(Text(line), highlight=False),
+                )  # fmt: skip
+            finally:
+                sink.close()
+        finally:
+            voice.close()
+        for line in again_lines(score):
+            console.print(Text(line), highlight=False)
+        against = standing(score.score, [r.score for r in earlier]).line(score.score)
+        console.print(Text(f"Against your earlier runs: {against}"), highlight=False)
+        if history is not None:
+            _record_drill(history, DrillRecord(
+                started=started, drill="again", prompt=str(source), folder=str(folder.path),
+                score=score.score, extra={"score": score.to_dict()},
+            ))  # fmt: skip
     finally:
         if history is not None:
             history.close()

@@ -19,7 +19,7 @@ from coach.analysis.pace import PaceStats
 from coach.analysis.pauses import Pause, PauseStats
 from coach.analysis.prosody import EnergyStats, TrailOff
 from coach.cli import main
-from coach.drills import DRILLS
+from coach.drills import PROMPT_DRILLS
 from coach.drills.prompts import load_prompts, prompts_for
 from coach.drills.run import (
     DrillOptions,
@@ -197,7 +197,7 @@ def test_suggested_drill_is_for_the_weakest_area_a_drill_trains() -> None:
 
 
 def test_every_drill_has_prompts_used_in_turn() -> None:
-    for drill in DRILLS:
+    for drill in PROMPT_DRILLS:
         p = prompts_for(drill)
         assert p.instructions and len(p.prompts) >= 5
         assert p.pick(0) == (1, p.prompts[0])
@@ -439,3 +439,150 @@ def test_coach_drill_pace_and_opening_end_to_end(capsys, tmp_path: Path) -> None
     assert by["pace"] is True and by["fillers"] is False and by["pauses"] is False
     with History.open(db) as h:
         assert [r.drill for r in h.drills()] == ["pace", "opening"]
+
+
+# --- again -----------------------------------------------------------------------------------
+
+
+def _w(text: str, a: float, b: float, filler: bool = False) -> dict[str, Any]:
+    return {"text": text, "start_s": a, "end_s": b, "filler": filler, "probability": 1.0}
+
+
+TALK = {
+    "words": [
+        _w("Hello", 0.0, 0.4), _w("there", 0.5, 0.9), _w("everyone.", 1.0, 1.5),
+        _w("Um,", 2.0, 2.3, True), _w("we,", 2.4, 2.6), _w("uh,", 2.8, 3.0, True),
+        _w("merged", 3.1, 3.5), _w("it.", 3.6, 4.0),
+        _w("It", 5.0, 5.3), _w("broke", 5.4, 6.0), _w("twice.", 7.8, 9.0),
+        _w("Fine.", 10.0, 10.5),
+    ],
+    "fillers": {"items": [{"text": "um", "start_s": 2.0, "end_s": 2.3},
+                          {"text": "uh", "start_s": 2.8, "end_s": 3.0}]},
+    "pauses": {"items": [{"start_s": 6.0, "end_s": 7.8, "position": "within_clause",
+                          "long": True}]},
+    "energy": {"trail_offs": [{"start_s": 7.8, "end_s": 9.0, "drop_db": 7.0},
+                              {"start_s": 10.0, "end_s": 10.5, "drop_db": 9.0}]},
+}  # fmt: skip
+"""Four sentences: none flagged; two fillers; a long pause and a trail-off; a trail-off."""
+
+
+def test_again_picks_the_sentences_with_the_most_flagged_moments() -> None:
+    from coach.drills.again import flagged_sentences, sentences
+
+    assert [s[1] for s in sentences(TALK)][1] == "Um, we, uh, merged it."
+    two = flagged_sentences(TALK, n=2)
+    assert [(s.index, s.flags) for s in two] == [(2, 2), (3, 2)]
+    assert two[0].figures == {"fillers": 2.0, "long_pauses": 0.0, "trail_offs": 0.0, "wpm": None}
+    assert two[1].figures["long_pauses"] == 1.0 and two[1].figures["trail_offs"] == 1.0
+    assert [s.index for s in flagged_sentences(TALK, n=5)] == [2, 3, 4]
+    with pytest.raises(OptionsError):
+        flagged_sentences(TALK, n=0)
+
+
+def test_again_compares_figure_by_figure_and_scores_the_moments_gone() -> None:
+    from coach.drills.again import Retake, again_lines, compare, flagged_sentences, score_again
+
+    s2, s3 = flagged_sentences(TALK, n=2)
+    after2 = {"fillers": 0.0, "long_pauses": 0.0, "trail_offs": 0.0, "wpm": 150.0}
+    after3 = {"fillers": 1.0, "long_pauses": 1.0, "trail_offs": 1.0, "wpm": None}
+    changes = compare(s2.figures, after2)
+    assert [(c.figure, c.verdict) for c in changes] == [
+        ("fillers", "better"), ("long_pauses", "same"), ("trail_offs", "same"), ("wpm", "n/a"),
+    ]  # fmt: skip
+    assert compare({"wpm": 180.0}, {"wpm": 150.0})[-1].verdict == "slower"
+    assert compare({"wpm": 150.0}, {"wpm": 153.0})[-1].verdict == "same"
+    assert [c.verdict for c in compare(s3.figures, after3)][:3] == ["worse", "same", "same"]
+    score = score_again([Retake(s2, "we merged it", "a.wav", after2, 0, changes),
+                         Retake(s3, "it broke twice", "b.wav", after3, 3,
+                                compare(s3.figures, after3))])  # fmt: skip
+    assert (score.score, score.flags_before, score.flags_after) == (0.5, 4, 3)
+    lines = again_lines(score)
+    assert lines[0].startswith("Score: 50% of the flagged moments were gone")
+    assert lines[1] == '1. sentence 2 of the talk, at 0:02: "Um, we, uh, merged it."'
+    assert lines[3] == "   fillers 2 -> 0 better"
+    assert score_again([]).score is None
+
+
+def test_again_needs_a_session_with_a_talk(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from coach.drills.again import last_session, load_session
+
+    with pytest.raises(OptionsError, match="not a session folder"):
+        load_session(tmp_path)
+    with History.open(tmp_path / "h.sqlite3") as h:
+        with pytest.raises(OptionsError, match="coach rehearse"):
+            last_session(h)
+        folder = tmp_path / "s"
+        folder.mkdir()
+        (folder / "talk.wav").write_bytes(b"")
+        (folder / "report.json").write_text(json.dumps({"talk": TALK}))
+        h.add_drill(DrillRecord("2025-03-01T09:00:00", "pauses", folder=str(folder)))
+        h.add_drill(DrillRecord("2025-03-02T09:00:00", "pace", folder=str(tmp_path / "gone")))
+        assert last_session(h) == folder
+    assert load_session(folder)["words"][0]["text"] == "Hello"
+    db = str(tmp_path / "h.sqlite3")
+    assert main(["drill", "again", "--session", str(tmp_path), "--db", db]) == 2
+    assert main(["drill", "again", "--input", "x.wav", "--db", db]) == 2
+    err = capsys.readouterr().err
+    assert "not a session folder" in err and "--retakes" in err and "Traceback" not in err
+
+
+def _retakes_from(source: Path, sentences: list[Any], out: Path) -> list[Path]:
+    """Each sentence cut from the talk's recording, with its fillers replaced by silence and
+    any silence over 0.6 s cut to 0.6 s: the sentence said again without them."""
+    import soundfile as sf
+
+    talk = json.loads((source / "report.json").read_text())["talk"]
+    audio, rate = sf.read(source / "talk.wav", dtype="int16")
+    paths = []
+    for i, s in enumerate(sentences, 1):
+        a, b = int((s.start_s - 0.3) * rate), int((s.end_s + 0.3) * rate)
+        clip = audio[a:b].copy()
+        for f in talk["fillers"]["items"]:
+            if s.start_s - 0.05 <= f["start_s"] < s.end_s + 0.05:
+                clip[max(0, int(f["start_s"] * rate) - a) : int(f["end_s"] * rate) - a] = 0
+        keep = np.ones(clip.size, bool)
+        quiet = np.abs(clip.astype(np.int32)) < 30
+        run = 0
+        for j, q in enumerate(quiet):
+            run = run + 1 if q else 0
+            if run > 0.6 * rate:
+                keep[j] = False
+        path = out / f"retake_{i}.wav"
+        sf.write(path, clip[keep], rate, subtype="PCM_16")
+        paths.append(path)
+    return paths
+
+
+@pytest.mark.models
+def test_coach_drill_again_end_to_end(capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import soundfile as sf
+
+    from coach.drills.again import flagged_sentences
+
+    db = str(tmp_path / "h.sqlite3")
+    source = tmp_path / "source"
+    wav = str(fixture_path("practice_talk.wav"))
+    assert main(["drill", "pauses", "--input", wav, "--fast", "--db", db,
+                 "--save", str(source)]) == 0  # fmt: skip
+    talk = json.loads((source / "report.json").read_text())["talk"]
+    picked = flagged_sentences(talk, n=2)
+    assert len(picked) == 2 and any(s.figures["fillers"] for s in picked)
+    retakes = _retakes_from(source, picked, tmp_path)
+    played = tmp_path / "played.wav"
+    capsys.readouterr()
+    args = ["drill", "again", "--sentences", "2", "--retakes", *map(str, retakes), "--fast",
+            "--speak-to", str(played), "--db", db, "--save", str(tmp_path / "again")]  # fmt: skip
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "Score: " in out and "fillers" in out
+    score = json.loads((tmp_path / "again" / "report.json").read_text())["score"]
+    assert score["source"] == str(source)  # the last drill with a talk, from the history
+    assert len(score["retakes"]) == 2
+    for r in score["retakes"]:
+        if r["sentence"]["figures"]["fillers"]:
+            assert r["figures"]["fillers"] == 0  # the filler was replaced by silence
+    assert score["score"] > 0
+    spans = sum(s.end_s - s.start_s + 0.3 for s in picked)
+    assert sf.info(played).duration == pytest.approx(spans, abs=0.1)
+    with History.open(db) as h:
+        assert [r.drill for r in h.drills()] == ["pauses", "again"]
