@@ -586,3 +586,27 @@ def test_coach_drill_again_end_to_end(capsys, tmp_path: Path) -> None:  # type: 
     assert sf.info(played).duration == pytest.approx(spans, abs=0.1)
     with History.open(db) as h:
         assert [r.drill for r in h.drills()] == ["pauses", "again"]
+
+
+def test_pace_drill_shows_a_live_needle_in_the_band(tmp_path: Path) -> None:
+    from coach.analysis.pace import PaceOptions
+    from coach.live.recorder import LiveOptions
+    from coach.score import ScoreOptions
+
+    name = "practice_talk.wav"
+    shown: list[Any] = []
+
+    def show(status):  # type: ignore[no-untyped-def]
+        shown.append(status)
+        return lambda: None
+
+    live = LiveOptions(score=ScoreOptions(pace=PaceOptions(band_wpm=(120.0, 150.0))),
+                       recent_window_s=10.0, min_recent_words=4)  # fmt: skip
+    result = run_drill(FileInput(fixture_path(name), [], realtime=False),
+                       ManifestTranscriber(name), DrillOptions("pace", live=live),  # type: ignore[arg-type]
+                       folder=SessionFolder(tmp_path / "d"), prompt="p", show=show)  # fmt: skip
+    (status,) = shown
+    needle = status().nudge  # over the last 10 s, once every utterance is transcribed
+    assert needle is not None and needle.startswith("slow ") and "(band 120-150)" in needle
+    assert "●" in needle
+    assert result.score.band_wpm == (120.0, 150.0) and len(result.score.windows) == 5
