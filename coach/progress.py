@@ -574,6 +574,22 @@ def _html_sessions_table(sessions: Sequence[SessionRecord]) -> str:
     return f"<table>\n<tr>{head}</tr>\n" + "\n".join(rows) + "\n</table>"
 
 
+def _html_drills(history: History, weak: Sequence[Weakness]) -> str:
+    """The drills' runs and scores, and the suggested drill, as HTML ("" without either)."""
+    from coach.drills.summary import suggestion, summarize, summary_line
+    from coach.render.html import escape
+
+    parts = []
+    found = summarize(history.drills())
+    if found:
+        items = "\n".join(f"<li>{escape(summary_line(d))}</li>" for d in found)
+        parts.append(f"<h2>Drills</h2>\n<ul>\n{items}\n</ul>")
+    line = suggestion(weak)
+    if line:
+        parts.append(f"<p>{escape(line)}</p>")
+    return "\n".join(parts)
+
+
 def progress_html(
     history: History, *, kind: str | None = None, targets: Targets = DEFAULT_TARGETS
 ) -> str:
@@ -597,6 +613,8 @@ def progress_html(
     sessions = history.sessions(kind)
     if not sessions:
         body = f"<h1>{escape(title)}</h1>\n<p>{escape(empty_message(kind))}.</p>"
+        if kind is None:
+            body += _html_drills(history, [])
         return document(title, body)
     found = trends(history, kind=kind, targets=targets)
     weak = history.weakest(kind, targets=targets)
@@ -621,6 +639,8 @@ def progress_html(
         body.append("<ol>\n" + "\n".join(f"<li>{escape(w.message)}</li>" for w in weak) + "\n</ol>")
     else:
         body.append('<p class="note">No area missed its target over the last 5 sessions.</p>')
+    if kind is None:
+        body.append(_html_drills(history, weak))
     if scores:
         rows = "\n".join(
             f'<tr><td>{escape(qt)}</td><td class="num">{score:.0%}</td></tr>'

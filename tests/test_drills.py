@@ -272,6 +272,12 @@ def test_progress_shows_the_drills_and_suggests_one(tmp_path: Path) -> None:
         text = _progress_text(h)
         assert "Drills" in text and "pauses: 2 runs" in text
         assert "Suggested drill: coach drill pauses (fillers averaged 6.0 per minute" in text
+        from coach.progress import progress_html
+
+        page = progress_html(h)
+        assert "<h2>Drills</h2>" in page and "pauses: 2 runs, last 55%" in page
+        assert "Suggested drill: coach drill pauses" in page
+        assert "pace: 1 run" not in progress_html(h, kind="score")
 
 
 def test_summary_line_of_a_drill() -> None:
