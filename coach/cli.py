@@ -370,7 +370,8 @@ def _add_drill(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
             "pauses: talk on a prompt and replace every filler with a silent pause. pace: hold "
             "a pace band with a live needle. opening: the first 60 s of a talk or an interview "
             "answer, scored on pace, fillers, pauses and volume. again: the sentences of your "
-            "last rehearsal with the most flagged moments are played back; say each again and "
+            "last rehearsal or drill with the most flagged moments are played back; say each "
+            "again and "
             "the two are compared. Without a microphone, --input FILE (--retakes FILE... for "
             "again) plays recordings as a virtual mic."
         ),
@@ -382,7 +383,7 @@ def _add_drill(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     )  # fmt: skip
     dr.add_argument(
         "--fast", action="store_true",
-        help="play --input as fast as possible, not in real time",
+        help="play --input (or --retakes) as fast as possible, not in real time",
     )  # fmt: skip
     dr.add_argument(
         "--device", default=None, help="microphone: index or part of its name (see `coach devices`)"
@@ -420,7 +421,8 @@ def _add_drill(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     ag = dr.add_argument_group("again")
     ag.add_argument(
         "--session", type=Path, metavar="DIR",
-        help="the session folder whose sentences to say again (default: your last rehearsal)",
+        help="the session folder whose sentences to say again (default: your last rehearsal "
+        "or drill)",
     )  # fmt: skip
     ag.add_argument(
         "--sentences", type=_positive_int, default=3, metavar="N",
