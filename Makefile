@@ -78,6 +78,7 @@ bench-interview-questions: setup  ## the interviewer's questions per role for a 
 bench-questions: setup  ## audience questions for the bench talks (0.5B, 1.5B, and a plain-prompt baseline), scored from blind verdicts
 	$(BIN)/coach models fetch qwen2.5-coder-1.5b-instruct
 	$(BIN)/python bench/questions.py all
+	$(BIN)/python bench/quotes.py --splits sealed3 sealed4 sealed5 sealed6 --below none 0.5
 
 bench-judge: setup  ## answer judgement against labelled (question, answer) pairs, dev and test apart
 	$(BIN)/python bench/judge.py
