@@ -196,6 +196,7 @@ def test_a_tally_asks_whether_it_is_usual_unless_the_talk_compares_it() -> None:
         "Let's get the hard bit out of the way first, and then the good news.",
         "I expect two objections, so let me get ahead of them right now.",
         "We'll report back at the June meeting either way, good or bad.",
+        "I want to spend five minutes on something very unglamorous tonight.",
         "It's been three months now since we cut the menu right down.",
     ],
 )

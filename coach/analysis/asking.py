@@ -335,7 +335,8 @@ _ASIDE = re.compile(
     r"any questions|thank you|thanks for|"
     r"let's (?:start|begin|get|turn|move|look|talk|go|take|kick|dive|jump|wrap)|"
     r"out of the way|start with (?:the|a) (?:bit|part|hard|good|bad)|let (?:me|you) |"
-    r"get ahead of|report back|come back to (?:you|this)|update you)\b",
+    r"get ahead of|report back|come back to (?:you|this)|update you|"
+    r"(?:spend|take) (?:a few|a couple of|\w+) minutes|let's say|say,$)\b",
     re.I,
 )
 _OPENING_PRONOUN = re.compile(r"^(it|this|that|they|these|those|there|he|she)\b", re.I)
