@@ -67,6 +67,7 @@ bench-speed: setup  ## coach score against bare faster-whisper (greedy, VAD, wor
 
 bench-latency: setup  ## the rehearse loop in real time over >= 10 Q&A turns: response times, memory
 	$(BIN)/python bench/latency.py --questions 10
+	$(BIN)/python bench/latency.py --questions 10 --wording llm
 
 bench-interview: setup  ## 20 scripted interviews: follow-ups on the recordings known to be vague; one in real time
 	$(BIN)/python bench/interview.py --interviews 20 --realtime

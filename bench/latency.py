@@ -94,9 +94,15 @@ def main() -> int:
     ap.add_argument(
         "--audience-asr", default="none", help="the audience's recogniser (none: the live words)"
     )
+    ap.add_argument(
+        "--wording", default="grounded", choices=("grounded", "llm"),
+        help="how new questions are worded (grounded, the default, asks only what fits the "
+        "talk: a few turns; llm: the model words every question, so all --questions are asked)",
+    )  # fmt: skip
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args()
 
+    from coach.audience import AudienceOptions
     from coach.live.events import QuietEvents
     from coach.live.folder import SessionFolder
     from coach.live.inputs import FileInput
@@ -124,7 +130,9 @@ def main() -> int:
                         lines=ACKS, ear=ear)  # fmt: skip
         sink = WavSink(folder.file("audience.wav"))
         events = QuietEvents()
-        options = RehearseOptions(questions=args.questions)
+        options = RehearseOptions(
+            questions=args.questions, audience=AudienceOptions(wording=args.wording)
+        )
         result = Rehearsal(voice_input, models, sink, folder, options, events=events,
                            started_at=started).run()  # fmt: skip
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -154,11 +162,13 @@ def main() -> int:
         doc = {
             "follow_up_heard_s": follow_up,
             "llm": args.llm_model, "questions": args.questions, "fast": args.fast,
+            "wording": args.wording,
             "stages": figures, "ready_s": result.ready_s, "peak_mb": round(peak_mb),
             "talk": talk, "status": result.status,
             "question_sources": {s: sources.count(s) for s in set(sources)},
         }  # fmt: skip
         name = "latency" + ("" if args.llm_model == LlmOptions.model else f"_{args.llm_model}")
+        name += "" if args.wording == "grounded" else f"_{args.wording}-wording"
         print(f"figures written to {write_results(name, doc).relative_to(ROOT)}")
         if args.json:
             args.json.write_text(json.dumps(doc, indent=2))

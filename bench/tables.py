@@ -128,9 +128,9 @@ def judge() -> str:
 
 def latency() -> str:
     rows = [
-        "| model | first question after the talk | question after an answer p50 / p95 | "
-        "follow-up heard p50 / p95 | peak memory |",
-        "| --- | --- | --- | --- | --- |",
+        "| model | wording | turns | first question after the talk | "
+        "question after an answer p50 / p95 | follow-up heard p50 / p95 (n) | peak memory |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     sources = []
     for path in sorted(RESULTS.glob("latency*.json")):
@@ -139,10 +139,11 @@ def latency() -> str:
         st = f["stages"].get("question_after_decision_s", {})
         fu = f.get("follow_up_heard_s", {})
         rows.append(
-            f"| {f.get('llm', 'qwen2.5-coder-0.5b-instruct')} | "
+            f"| {f.get('llm', 'qwen2.5-coder-0.5b-instruct')} | {f.get('wording', 'llm')} | "
+            f"{st.get('n', '-')} | "
             f"{f['talk'].get('question_after_decision_s')} s | {st.get('p50')} / "
-            f"{st.get('p95')} s | {fu.get('p50', '-')} / {fu.get('p95', '-')} s | "
-            f"{f['peak_mb']} MB |"
+            f"{st.get('p95')} s | {fu.get('p50', '-')} / {fu.get('p95', '-')} s "
+            f"({fu.get('n', 0)}) | {f['peak_mb']} MB |"
         )
         sources.append(_source(doc, path.stem))
     return "\n".join(rows) + "\n\n" + " ".join(sources)

@@ -22,7 +22,7 @@ import numpy as np
 
 from coach import SAMPLE_RATE
 from coach.errors import AudioError
-from coach.stream import DeviceError, _sounddevice, resolve_device
+from coach.stream import DeviceError, load_sounddevice, resolve_device
 from coach.tts import SpeechChunk
 
 logger = logging.getLogger(__name__)
@@ -224,7 +224,7 @@ class SpeakerSink(AudioSink):
         """
         super().__init__(clock=clock)
         try:
-            sd = _sounddevice()
+            sd = load_sounddevice()
         except DeviceError as exc:
             cause = exc.__cause__ or exc
             raise NoOutputDevice(

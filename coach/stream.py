@@ -212,7 +212,7 @@ def _file_frames(
 # --- devices -------------------------------------------------------------------------------
 
 
-def _sounddevice() -> ModuleType:
+def load_sounddevice() -> ModuleType:
     """Import sounddevice, or fail with what to install (monkeypatched in tests)."""
     try:
         import sounddevice
@@ -270,7 +270,7 @@ def list_devices() -> list[DeviceInfo]:
     Raises:
         DeviceError: sounddevice or PortAudio is not installed, or listing failed.
     """
-    sd = _sounddevice()
+    sd = load_sounddevice()
     try:
         raw = list(sd.query_devices())
     except Exception as exc:  # PortAudioError and friends
@@ -445,7 +445,7 @@ class Microphone:
             DeviceError: sounddevice/PortAudio missing, no input device, no device matching
                 ``device``, or PortAudio refused to open it.
         """
-        sd = _sounddevice()
+        sd = load_sounddevice()
         index = resolve_device(self.device, "input")
         devices = list_devices()
         target = index

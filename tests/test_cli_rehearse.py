@@ -27,7 +27,7 @@ def no_portaudio(monkeypatch: pytest.MonkeyPatch) -> None:
         raise DeviceError("sounddevice is not installed: pip install 'coach[speaker]', "
                           "or use --input FILE")  # fmt: skip
 
-    monkeypatch.setattr(stream, "_sounddevice", missing)
+    monkeypatch.setattr(stream, "load_sounddevice", missing)
 
 
 def one_line(err: str) -> str:

@@ -343,7 +343,7 @@ def fake_microphone(monkeypatch, *, vanish_after_s=None, silence_s=4.0):  # type
         query_devices=lambda *a, **k: [dict(device, index=0)],
         InputStream=lambda **kw: PlayingStream(audio, vanish_after_s, silence_s, **kw),
     )
-    monkeypatch.setattr(stream, "_sounddevice", lambda: sd)
+    monkeypatch.setattr(stream, "load_sounddevice", lambda: sd)
 
 
 def mic_session(tmp_path: Path, options: RehearseOptions) -> Rehearsal:

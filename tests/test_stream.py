@@ -282,7 +282,7 @@ DEVICES = [
 @pytest.fixture
 def fake_sd(monkeypatch: pytest.MonkeyPatch) -> FakeSoundDevice:
     sd = FakeSoundDevice()
-    monkeypatch.setattr(stream, "_sounddevice", lambda: sd)
+    monkeypatch.setattr(stream, "load_sounddevice", lambda: sd)
     return sd
 
 
@@ -292,7 +292,7 @@ def fake_sd(monkeypatch: pytest.MonkeyPatch) -> FakeSoundDevice:
 def test_missing_sounddevice_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "sounddevice", None)  # makes `import sounddevice` fail
     with pytest.raises(DeviceError, match="libportaudio2.*pip install sounddevice.*--input"):
-        stream._sounddevice()
+        stream.load_sounddevice()
     with pytest.raises(DeviceError, match="--input FILE"):
         stream.list_devices()
     with pytest.raises(DeviceError, match="sounddevice"):
@@ -342,7 +342,7 @@ def _collect(
 ) -> tuple[list[AudioFrame], Exception | None]:
     """Frames until the stream fails, and the error; waits for the fake's script first, so a
     slow machine cannot make the watchdog fire early."""
-    for fake in getattr(stream._sounddevice(), "streams", []):
+    for fake in getattr(stream.load_sounddevice(), "streams", []):
         assert fake.done.wait(60)
     got: list[AudioFrame] = []
     try:
@@ -430,14 +430,14 @@ def test_microphone_open_errors(fake_sd: FakeSoundDevice, monkeypatch: pytest.Mo
     assert fake_sd.streams[-1].closed  # the stream that failed to start was closed
 
     no_default = FakeSoundDevice(default=(-1, 1))
-    monkeypatch.setattr(stream, "_sounddevice", lambda: no_default)
+    monkeypatch.setattr(stream, "load_sounddevice", lambda: no_default)
     with Microphone() as mic:  # no system default: the first device that records
         assert no_default.streams[0].kwargs["device"] == 0
         assert mic.device_name.startswith("HDA Intel")
     assert stream.resolve_device("  ", "input") is None
 
     none = FakeSoundDevice(devices=[_dev("Built-in Speakers", 0, 2)], default=(-1, 0))
-    monkeypatch.setattr(stream, "_sounddevice", lambda: none)
+    monkeypatch.setattr(stream, "load_sounddevice", lambda: none)
     with pytest.raises(DeviceError, match="no audio input device: connect a microphone"):
         Microphone().open()
     assert stream.list_devices()[0].is_default_input is False

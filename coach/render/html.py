@@ -9,7 +9,6 @@ are one listening section (:mod:`coach.render.listen`).
 
 from __future__ import annotations
 
-import bisect
 import html
 import io
 import math
@@ -24,15 +23,14 @@ from coach import __version__
 from coach.analysis.prosody import HOP_S, Tracks
 from coach.render.common import (
     SUMMARY_HEADERS,
-    chunks,
     clock,
     duration,
     error_line,
     figures,
-    paragraphs,
     summary_row,
     tip_lines,
 )
+from coach.render.listen import LISTEN_CSS, LISTEN_JS, audio_data_uri, listen_html
 from coach.report import ClipReport
 
 if TYPE_CHECKING:
@@ -83,7 +81,6 @@ def escape(text: object) -> str:
 
 def document(title: str, body: str) -> str:
     """A whole self-contained page: ``title`` and the ``body`` HTML, the style inline."""
-    from coach.render.listen import LISTEN_CSS, LISTEN_JS
 
     listen = '<section class="listen"' in body
     css = _CSS + (LISTEN_CSS if listen else "")
@@ -406,60 +403,6 @@ def _tips(report: ClipReport, player: str | None = None) -> str:
     return '<ol class="tips">\n' + "\n".join(items) + "\n</ol>"
 
 
-def transcript_html(report: ClipReport, bounds: Sequence[tuple[float, float]] = ()) -> str:
-    """The transcript as HTML paragraphs: each opens with its time (a button), fillers are
-    <mark>ed, long pauses are shown with their length in seconds, and every word carries
-    its start time (``data-t``, seconds) to be played from.
-
-    Args:
-        report: the clip.
-        bounds: the parts of the listening section ((start, end) seconds): paragraphs are
-            grouped into one ``<div class="tpage">`` per part, by their first word's
-            start. Empty: one group.
-    """
-    bounds = list(bounds) or [(0.0, math.inf)]
-    if not report.words:
-        text = f"<p>{escape(report.transcript)}</p>" if report.transcript else ""
-        return "\n".join(
-            f'<div class="tpage" data-p="{i}">{text if i == 0 else ""}</div>'
-            for i in range(len(bounds))
-        )
-    long_pauses = [p for p in report.pauses.items if p.long]
-    mids = [(p.start_s + p.end_s) / 2 for p in long_pauses]
-    starts = [w.start_s for w in report.words]
-    pause_before: dict[int, float] = {}
-    for p, mid in zip(long_pauses, mids, strict=True):
-        i = bisect.bisect_left(starts, mid)
-        if 0 < i < len(starts):
-            pause_before[i] = pause_before.get(i, 0.0) + p.duration_s
-    pages: list[list[str]] = [[] for _ in bounds]
-    ends = [b for _a, b in bounds]
-    index = 0
-    for para in paragraphs(report.words):
-        t0 = para[0].start_s
-        parts = [f'<button type="button" class="t" data-t="{t0:.2f}">{clock(t0)}</button>']
-        for c in chunks(para):
-            pause = sum(pause_before.get(i, 0.0) for i in range(index, index + c.words))
-            if pause:
-                parts.append(f'<span class="pause">[{pause:.1f} s]</span>')
-            t = f'data-t="{c.start_s:.2f}"'
-            if c.filler:
-                title = f"filler at {clock(c.start_s)}"
-                parts.append(
-                    f'{escape(c.lead)}<mark {t} title="{title}">{escape(c.text)}</mark>'
-                    f"{escape(c.trail)}"
-                )
-            else:
-                parts.append(f"<span {t}>{escape(c.lead + c.text + c.trail)}</span>")
-            index += c.words
-        page = min(bisect.bisect_right(ends, t0), len(bounds) - 1)
-        pages[page].append("<p>" + " ".join(parts) + "</p>")
-    return "\n".join(
-        f'<div class="tpage" data-p="{i}">\n' + "\n".join(page) + "\n</div>"
-        for i, page in enumerate(pages)
-    )
-
-
 def clip_page(
     report: ClipReport,
     *,
@@ -479,7 +422,6 @@ def clip_page(
             :func:`coach.render.listen.audio_data_uri`) or a path relative to the page;
             None: no recording (the moments and transcript are still shown).
     """
-    from coach.render.listen import listen_html
 
     body = []
     if index_href:
@@ -550,7 +492,6 @@ def _embedded(report: ClipReport, embed_audio: bool) -> str | None:
     """The clip's recording as a data URI, if wanted and readable."""
     if not embed_audio or report.error is not None or not Path(report.file).is_file():
         return None
-    from coach.render.listen import audio_data_uri
 
     return audio_data_uri(report.file)
 

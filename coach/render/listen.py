@@ -17,19 +17,22 @@ above or below, Home and End to the first and last of the part; Enter or Space p
 from __future__ import annotations
 
 import base64
+import bisect
 import html
 import io
 import json
 import logging
+import math
 import os
 import urllib.parse
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from coach import SAMPLE_RATE
-from coach.render.common import clock
+from coach.render.common import chunks, clock, paragraphs
 from coach.report import ClipReport
 
 logger = logging.getLogger(__name__)
@@ -203,6 +206,59 @@ def _json_for_script(obj: object) -> str:
     return text.replace("</", "<\\/").replace("<!--", "<\\!--")
 
 
+def transcript_html(report: ClipReport, bounds: Sequence[tuple[float, float]] = ()) -> str:
+    """The transcript as HTML paragraphs: each opens with its time (a button), fillers are
+    <mark>ed, long pauses are shown with their length in seconds, and every word carries
+    its start time (``data-t``, seconds) to be played from.
+
+    Args:
+        report: the clip.
+        bounds: the parts of the listening section ((start, end) seconds): paragraphs are
+            grouped into one ``<div class="tpage">`` per part, by their first word's
+            start. Empty: one group.
+    """
+    bounds = list(bounds) or [(0.0, math.inf)]
+    if not report.words:
+        text = f"<p>{_e(report.transcript)}</p>" if report.transcript else ""
+        return "\n".join(
+            f'<div class="tpage" data-p="{i}">{text if i == 0 else ""}</div>'
+            for i in range(len(bounds))
+        )
+    long_pauses = [p for p in report.pauses.items if p.long]
+    mids = [(p.start_s + p.end_s) / 2 for p in long_pauses]
+    starts = [w.start_s for w in report.words]
+    pause_before: dict[int, float] = {}
+    for p, mid in zip(long_pauses, mids, strict=True):
+        i = bisect.bisect_left(starts, mid)
+        if 0 < i < len(starts):
+            pause_before[i] = pause_before.get(i, 0.0) + p.duration_s
+    pages: list[list[str]] = [[] for _ in bounds]
+    ends = [b for _a, b in bounds]
+    index = 0
+    for para in paragraphs(report.words):
+        t0 = para[0].start_s
+        parts = [f'<button type="button" class="t" data-t="{t0:.2f}">{clock(t0)}</button>']
+        for c in chunks(para):
+            pause = sum(pause_before.get(i, 0.0) for i in range(index, index + c.words))
+            if pause:
+                parts.append(f'<span class="pause">[{pause:.1f} s]</span>')
+            t = f'data-t="{c.start_s:.2f}"'
+            if c.filler:
+                title = f"filler at {clock(c.start_s)}"
+                parts.append(
+                    f'{_e(c.lead)}<mark {t} title="{title}">{_e(c.text)}</mark>{_e(c.trail)}'
+                )
+            else:
+                parts.append(f"<span {t}>{_e(c.lead + c.text + c.trail)}</span>")
+            index += c.words
+        page = min(bisect.bisect_right(ends, t0), len(bounds) - 1)
+        pages[page].append("<p>" + " ".join(parts) + "</p>")
+    return "\n".join(
+        f'<div class="tpage" data-p="{i}">\n' + "\n".join(page) + "\n</div>"
+        for i, page in enumerate(pages)
+    )
+
+
 def listen_html(report: ClipReport, *, src: str | None, pid: str = "listen") -> str:
     """The listening section of a clip: audio, part buttons, timeline and transcript.
 
@@ -212,8 +268,6 @@ def listen_html(report: ClipReport, *, src: str | None, pid: str = "listen") -> 
             when there is none (the moments and transcript are still shown).
         pid: the section's element id, distinct per page; tip links name it.
     """
-    from coach.render.html import transcript_html
-
     marks = moments(report)
     bounds = parts(report.duration_s)
     kinds_present = [k for k in KINDS if any(m.kind == k[0] for m in marks)]
