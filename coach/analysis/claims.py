@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from coach.analysis.answers import content_stems
+from coach.text import prose_sentences
 from coach.transcript import tokens
 
 CLAIM_TYPES = (
@@ -451,11 +452,10 @@ class Claim:
 
 
 def talk_sentences(transcript: str) -> list[str]:
-    """The talk's sentences, in order (a transcript's punctuation decides; a stop followed
-    by a lower-case word, where Whisper closed an utterance mid-sentence, does not end
-    one)."""
-    parts = re.split(r"(?<=[.?!])\s+(?=[A-Z0-9\"'$£€])", " ".join(transcript.split()))
-    return [p.strip() for p in parts if p.strip()]
+    """The talk's sentences, in order (:func:`coach.text.prose_sentences`: a transcript's
+    punctuation decides; a stop followed by a lower-case word, where Whisper closed an
+    utterance mid-sentence, does not end one, nor does "Mr." before a name)."""
+    return prose_sentences(" ".join(transcript.split()))
 
 
 def find_claims(transcript: str, *, min_words: int = 6) -> list[Claim]:
