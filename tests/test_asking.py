@@ -203,3 +203,17 @@ def test_a_tally_asks_whether_it_is_usual_unless_the_talk_compares_it() -> None:
 def test_signposts_and_dates_are_not_questioned(sentence: str) -> None:
     claims = find_claims(sentence)
     assert all(not fitting_kinds(c, sentence) for c in claims)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "If it's not carrying at least twenty people a night on average, we'll say so.",
+        "A customer comes in and buys, let's say, two kilos of rice on credit from the shop.",
+        "For the barbers it was even worse because the clippers, you know, the electric ones.",
+    ],
+)
+def test_no_condition_and_no_clause_cut_before_its_end_is_quoted(sentence: str) -> None:
+    for clause in (quotable_clause(sentence), said_clause(sentence)):
+        assert not clause.lower().startswith("if ")
+        assert not clause.endswith(("buys", "because the clippers"))

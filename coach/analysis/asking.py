@@ -282,8 +282,12 @@ _DANGLING = frozenset(
     "the a an of to and or but for with in on at that which by from almost about around "
     "roughly nearly some their its your our my this these those so than as if when is are "
     "was were be will would can could per into over under between plus very more less "
-    "we i they it he she that's it's there's what's who's".split()
+    "we i they it he she that's it's there's what's who's buys buy bought gets get got takes "
+    "took makes made needs wants brings brought puts gives gave sends sent uses has had "
+    "does did".split()
 )
+"""Words a whole clause does not end on: it goes on after them ("a customer comes in and
+buys")."""
 _GARBLED = re.compile(
     r"\b(?:will|'ll|would|can|could|should|must|to) (?:the|a|an|of|and)\b|\b(\w+) \1\b|"
     r"\b(?:the|a|an) (?:the|a|an|of|to|and|is|are|was|were)\b",
@@ -504,6 +508,11 @@ def quotable_clause(
                 continue  # "ten children, that's roughly nine hundred pounds"
             if re.search(r"\b(you|your|yours|yourselves)\b", part, re.I):
                 continue
+            if FACET_PATTERNS["conditional"].search(part):
+                continue  # "if it's not carrying twenty people a night, we'll say": a condition
+            cause = re.search(r"\bbecause\b(?! of)(.*)$", part, re.I)
+            if cause and not _VERB.search(cause.group(1)):
+                continue  # "worse because the clippers": the cause was cut off
             if unsure and has_unsure(part, unsure):
                 continue  # "bring the haul down": a word the recogniser guessed
             if _OPENING_PRONOUN.match(part) and (
@@ -596,7 +605,7 @@ FRAMES: tuple[Frame, ...] = (
        avoid="estimate future money"),
     _f("evidence", "tally", "Is that more or less than usual?",
        r"\b(than|compared|up from|down from|a year ago|the year before|used to|previous|"
-       r"last year|same (?:months|period|time|week)|"
+       r"last year|same (?:months|period|time|week)|planned|expected|forecast|"
        r"usual|normal|typical|average|record|rose|fell|dropped|grew|increase|decrease)\b",
        near=1,
        avoid="change estimate future money plan metric"),
@@ -647,7 +656,7 @@ FRAMES: tuple[Frame, ...] = (
        r"nothing else)", near=1, avoid="future plan estimate money motive"),
     _f("evidence", "anecdote", "How often does that happen?",
        r"\b(every (?:day|week|month)|often|regularly|most (?:days|weeks)|times a)", near=1,
-       avoid="money future plan period"),
+       avoid="money future plan period unit"),
     _f("evidence", "shift", "Is that a trend, or could it be a one-off?",
        r"\b(every year|each year|for years|trend|steadily|consistently|year after year|"
        r"again and again)", near=1, avoid="intervention estimate future money"),
