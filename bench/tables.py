@@ -38,6 +38,7 @@ def questions() -> str:
     ]
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
     order = {
+        "sealed8": -5,
         "sealed7": -4,
         "sealed6": -3,
         "sealed5": -2,
@@ -66,6 +67,8 @@ def questions() -> str:
         "none-l-nounsure": "round l (a231da0), unsure words quoted",
         "default-m": "round m (87e8442), 0.5B loaded as in coach rehearse",
         "qwen2.5-coder-0.5b-instruct-m": "qwen2.5-coder-0.5b-instruct, round m",
+        "default-n": "round n (3047bab), 0.5B loaded as in coach rehearse",
+        "qwen2.5-coder-0.5b-instruct-n": "qwen2.5-coder-0.5b-instruct, round n",
         "qwen2.5-coder-0.5b-instruct-i": "qwen2.5-coder-0.5b-instruct, round i",
     }
     """Which commit each grounded round measured (grounded questions need no model)."""
