@@ -61,17 +61,21 @@ def faithful(quote: str, source: list[str]) -> bool:
     return blocks[-1].b + blocks[-1].size - blocks[0].b <= len(q) + 2
 
 
-def measure(splits: tuple[str, ...], below: float | None, per_persona: int) -> dict:
+def measure(
+    splits: tuple[str, ...], below: float | None, per_persona: int, ear: str = "tiny.en"
+) -> dict:
     asked = quoted = good = 0
     bad: list[str] = []
     for split in splits:
         for path in talk_files(split):
-            folder = heard_folder("tiny.en")
+            folder = heard_folder(ear)
             words_file = folder / f"{path.stem}.words.json"
-            if not words_file.exists():
+            if not (folder / f"{path.stem}.txt").exists():
                 continue
+            if below is not None and not words_file.exists():
+                continue  # no word probabilities kept for this talk
             heard = (folder / f"{path.stem}.txt").read_text().strip()
-            pairs = json.loads(words_file.read_text())
+            pairs = json.loads(words_file.read_text()) if below is not None else []
             unsure = [] if below is None else unsure_words(pairs, below=below)
             source = tokens(talk_text(path))
             for persona in PERSONAS:
@@ -103,14 +107,17 @@ def main() -> int:
     ap.add_argument("--splits", nargs="+", default=["sealed3", "sealed4"])
     ap.add_argument("--below", nargs="+", default=["none", "0.4", "0.5", "0.6"])
     ap.add_argument("--per-persona", type=int, default=2)
+    ap.add_argument("--ear", default="tiny.en", help="the recogniser the talks were heard with")
+    ap.add_argument("--name", default="quotes", help="results file bench/results/NAME.json")
     args = ap.parse_args()
     rows = []
     for b in args.below:
-        row = measure(tuple(args.splits), None if b == "none" else float(b), args.per_persona)
+        below = None if b == "none" else float(b)
+        row = measure(tuple(args.splits), below, args.per_persona, args.ear)
         rows.append(row)
         print(f"below {b:>4}: {row['questions']} questions, {row['quoted']} quoted, "
               f"{row['faithful']} faithful ({row['faithful_share']})", flush=True)  # fmt: skip
-    write_results("quotes", {"splits": args.splits, "rows": rows})
+    write_results(args.name, {"splits": args.splits, "ear": args.ear, "rows": rows})
     return 0
 
 
