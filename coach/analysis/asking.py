@@ -322,7 +322,7 @@ _SUBJECT_START = re.compile(
     r"each|every|all|some|most|many|few|one|two|three|four|five|six|seven|eight|nine|"
     r"ten|eleven|twelve|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
     r"\d|about|over|nearly|almost|around|roughly|more|less|fewer|half|last|next|"
-    r"this|what|in|on|at|by|after|since|during|from|for|if|when|people|staff|parents|"
+    r"what|in|on|at|by|after|since|during|from|for|if|when|people|staff|parents|"
     r"customers|patients|members|sales|costs?)\b",
     re.I,
 )
@@ -340,7 +340,7 @@ _ASIDE = re.compile(
     r"let's (?:start|begin|get|turn|move|look|talk|go|take|kick|dive|jump|wrap)|"
     r"out of the way|start with (?:the|a) (?:bit|part|hard|good|bad)|let (?:me|you) |"
     r"get ahead of|report back|come back to (?:you|this)|update you|"
-    r"(?:spend|take) (?:a few|a couple of|\w+) minutes|let's say|say,$)\b",
+    r"(?:spend|take) (?:a few|a couple of|\w+) minutes|let's say)\b",
     re.I,
 )
 _OPENING_PRONOUN = re.compile(r"^(it|this|that|they|these|those|there|he|she)\b", re.I)
@@ -440,6 +440,7 @@ def has_unsure(text: str, unsure: frozenset[Unsure]) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=512)
 def quotable_clause(
     sentence: str, *, max_words: int = 17, min_words: int = 5,
     unsure: frozenset[Unsure] = frozenset(),
@@ -453,7 +454,8 @@ def quotable_clause(
     not speak to the audience ("you" in a talk is the audience, not the speaker), and
     hold no word of ``unsure`` where it was said (:func:`unsure_set`: a misheard word said
     back garbles the question).
-    The candidate with a figure and the fewest words wins.
+    The candidate with a figure and the fewest words wins. Cached: every frame of every
+    claim asks for the clause it would quote.
     """
     text = " ".join(sentence.split()).rstrip(".!?")
     cuts = (
@@ -645,12 +647,12 @@ FRAMES: tuple[Frame, ...] = (
     _f("next_steps", "plan", "Who has to approve it, and when?", _DECIDER, near=-1),
     _f("next_steps", "future date", "What could delay that?",
        r"\b(delay|slip|behind schedule|on track)", near=-1, avoid="money"),
-    # clarification
     # an example
     _f("example", "change intervention", "Did anything in those results surprise you?",
        r"\b(surpris|didn't expect|unexpected)", near=1, avoid="estimate future money"),
     _f("example", "study", "Did anything in those results surprise you?",
        r"\b(surpris|didn't expect|unexpected)", near=1, avoid="future money"),
+    # evidence again: tried after the evidence frames above
     _f("evidence", "reason", "How do you know that's what caused it?",
        r"\b(ruled out|checked|control group|compared (?:with|to)|the only (?:thing|change)|"
        r"nothing else)", near=1, avoid="future plan estimate money motive"),
@@ -673,7 +675,8 @@ FRAMES: tuple[Frame, ...] = (
     # limits
     _f("limits", "change intervention", "Did that hold for everyone, or mostly for some groups?",
        r"\b(among|mostly|especially|for (?:all|every)|biggest (?:jump|gain|change)|"
-       r"even the|across)", near=0, avoid="estimate future money"),)  # fmt: skip
+       r"even the|across)", near=0, avoid="estimate future money"),
+)  # fmt: skip
 """Every question a listener asks here, by kind; questions about "that" refer to the
 clause quoted before them."""
 
