@@ -648,8 +648,9 @@ class Audience:
         self.claims: list[Claim] = find_claims(transcript) or _whole_talk_claim(transcript)
         self.asked: list[str] = []
         self.asked_spoken: list[str] = []
-        self._last_focus = ""
         """Every question asked, as spoken (lead-in and question)."""
+        self._last_focus = ""
+        """The claim the last new question was about (:meth:`_relead`)."""
         self.planned: list[PlannedQuestion] = []
         """What was asked about so far: one (claim, kind) per new question."""
         self.heard: list[tuple[str, str]] = []

@@ -284,14 +284,18 @@ class TalkRecorder:
         with self._lock:
             return len(self._utt_words) + len(self._ear_words)
 
-    def heard_text(self, *, wait_s: float = 0.0) -> str:
-        """:meth:`heard_so_far` once the second recogniser has caught up, or after
-        ``wait_s`` seconds, whichever is first (call after :meth:`finish`); the second
-        recogniser then stops."""
+    def stop_hearing(self, *, wait_s: float = 0.0) -> None:
+        """Let the second recogniser catch up for at most ``wait_s`` seconds (call after
+        :meth:`finish`), then stop it."""
         if self._ear_worker is not None:
             if wait_s > 0:
                 self._ear_idle.wait(wait_s)
             self._ear_jobs.put(None)
+
+    def heard_text(self, *, wait_s: float = 0.0) -> str:
+        """:meth:`heard_so_far` once the second recogniser has caught up, or after
+        ``wait_s`` seconds, whichever is first (:meth:`stop_hearing`)."""
+        self.stop_hearing(wait_s=wait_s)
         return self.heard_so_far()
 
     def status(self) -> LiveStatus:

@@ -134,8 +134,8 @@ class Rehearsal(Conversation):
         """The audience, made during the talk once the LLM is loaded, to prepare questions."""
         self._prep: concurrent.futures.Future[object] | None = None
         self._prep_heard = 0
-        self._heard = ""
         self._heard_words: list[Word] = []
+        """The talk as the audience heard it (empty until the talk ends)."""
         """The talk as the audience heard it (its own recogniser where it caught up)."""
 
     def _prepare_during_talk(self, recorder: TalkRecorder) -> None:
@@ -187,8 +187,11 @@ class Rehearsal(Conversation):
         if llm is None:
             self.events.note("questions are built from the talk's claims (no LLM)")
         self._end_preparation()
-        heard = self._heard or talk.transcript
-        unsure = _unsure(self._heard_words) if self._heard else _unsure(talk.words)
+        if self._heard_words:
+            heard = " ".join(w.text.strip() for w in self._heard_words)
+            unsure = _unsure(self._heard_words)
+        else:
+            heard, unsure = talk.transcript, _unsure(talk.words)
         audience = self._audience or Audience(llm, heard, self.options.audience)
         audience.update(heard, unsure=unsure)
         asker = AudienceAsker(audience, self.options.questions,
@@ -254,7 +257,7 @@ class Rehearsal(Conversation):
         report = recorder.finish(file=str(self.folder.file("talk.wav")))
         transcript_ready = time.monotonic()
         # what the audience quotes: the talk heard again by its recogniser, as far as it got
-        self._heard = recorder.heard_text(wait_s=opts.ear_wait_s if self.input.realtime else 600.0)
+        recorder.stop_hearing(wait_s=opts.ear_wait_s if self.input.realtime else 600.0)
         self._heard_words = recorder.heard_words()
         res.talk = report
         self._talk_timing = TurnTiming(
