@@ -152,6 +152,12 @@ def latency() -> str:
     return "\n".join(rows) + "\n\n" + " ".join(sources)
 
 
+def _prf(d: dict) -> str:
+    """Precision / recall / F1 (hits/false/missed)."""
+    return (f"{d['precision']:.2f} / {d['recall']:.2f} / {d['f1']:.2f} "
+            f"({d['tp']}/{d['fp']}/{d['fn']})")  # fmt: skip
+
+
 def accuracy() -> str:
     doc = _load("accuracy")
     systems = doc["figures"]["systems"]
@@ -162,18 +168,14 @@ def accuracy() -> str:
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
 
-    def prf(d: dict) -> str:
-        return (f"{d['precision']:.2f} / {d['recall']:.2f} / {d['f1']:.2f} "
-                f"({d['tp']}/{d['fp']}/{d['fn']})")  # fmt: skip
-
     for split in ("dev", "held_out"):
         for name, sys_fig in systems.items():
             s = sys_fig[split]
-            timed = prf(s["timed"]) if "timed" in s else "-"
+            timed = _prf(s["timed"]) if "timed" in s else "-"
             truth = s.get("over_truth_silence", "-")
             rows.append(
                 f"| {split.replace('_', '-')} ({s['clips']} clips, {s['filled_pauses_truth']} "
-                f"filled pauses) | {name} | {prf(s['in_order'])} | {timed} | "
+                f"filled pauses) | {name} | {_prf(s['in_order'])} | {timed} | "
                 f"{s['over_silence']} / {truth} | {s['false_filler_clips']} of "
                 f"{s['clean_clips']} | {s['word_count_error']:.1%} |"
             )
@@ -205,14 +207,10 @@ def accuracy_external() -> str:
         "| --- | --- | --- | --- | --- |",
     ]
 
-    def prf(d: dict) -> str:
-        return (f"{d['precision']:.2f} / {d['recall']:.2f} / {d['f1']:.2f} "
-                f"({d['tp']}/{d['fp']}/{d['fn']})")  # fmt: skip
-
     for name, sys_fig in systems.items():
         s = sys_fig["external"]
         rows.append(
-            f"| {name} | {prf(s['in_order'])} | {prf(s['timed'])} | {s['over_silence']} / "
+            f"| {name} | {_prf(s['in_order'])} | {_prf(s['timed'])} | {s['over_silence']} / "
             f"{s['over_truth_silence']} | {s['word_count_error']:.1%} |"
         )
     first = next(iter(systems.values()))
