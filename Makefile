@@ -13,7 +13,7 @@ EVAL ?= ../shared/eval
 APT_PACKAGES := $(if $(shell command -v g++ 2>/dev/null),,build-essential) chromium \
 	pulseaudio pulseaudio-utils libportaudio2 libasound2-plugins
 
-.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-accuracy-external bench-speed bench-latency bench-interview bench-questions bench-interview-questions bench-judge bench-long bench-listen bench-pitch bench-ray fixtures clean
+.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-accuracy-external bench-speed bench-latency bench-interview bench-questions bench-interview-questions bench-judge bench-long bench-listen bench-pitch bench-ray train-ranker fixtures clean
 
 setup: system venv models  ## everything: system packages, .venv, default models
 
@@ -80,6 +80,9 @@ bench-questions: setup  ## audience questions for the bench talks (0.5B, 1.5B, a
 	$(BIN)/coach models fetch qwen2.5-coder-1.5b-instruct
 	$(BIN)/python bench/questions.py all
 	$(BIN)/python bench/quotes.py --splits sealed3 sealed4 sealed5 sealed6 --below none 0.5
+
+train-ranker: venv  ## refit the audience's question ranker to the blind verdicts of earlier bench-questions rounds (leave-one-set-out figures first)
+	$(BIN)/python bench/train_ranker.py
 
 bench-judge: setup  ## answer judgement against labelled (question, answer) pairs, dev and test apart
 	$(BIN)/python bench/judge.py

@@ -44,6 +44,7 @@ from coach.analysis.claims import (
     spoken_numbers,
     talk_sentences,
 )
+from coach.analysis.ranking import default_ranker
 from coach.analysis.script import stem
 from coach.errors import OptionsError
 from coach.llm import ChatModel, Message
@@ -143,6 +144,9 @@ class Question:
     """The kind of question (evidence, objection, transfer, cost, next_steps,
     clarification, example, method, limits; see :mod:`coach.analysis.claims`), or "" for
     an interview question."""
+    likelihood: float | None = None
+    """For a question worded from the talk: how likely a thoughtful listener would ask it
+    (0-1, :mod:`coach.analysis.ranking`); None otherwise."""
 
     @property
     def spoken_text(self) -> str:
@@ -165,6 +169,7 @@ class Question:
             "attempts": self.attempts,
             "rejected": self.rejected,
             "ask_kind": self.ask_kind,
+            "likelihood": None if self.likelihood is None else round(self.likelihood, 3),
             "first_token_s": rel(self.first_token_at),
             "ready_s": rel(self.ready_at),
         }
@@ -749,9 +754,12 @@ class Audience:
         self.candidates.append((plan, record))
         return record
 
-    def _kinds_for(self, claim: Claim) -> list[str]:
+    def _kinds_for(self, claim: Claim) -> dict[str, float]:
+        """The kinds a grounded question fits for a claim, with how likely each kind's
+        best question is to be acceptable."""
         asked = self.asked_spoken + [q.spoken_text for _p, q in self.candidates]
-        return asking.fitting_kinds(claim, self.transcript, asked=asked, unsure=self.unsure)
+        return asking.kind_probabilities(claim, self.transcript, asked=asked,
+                                         unsure=self.unsure)  # fmt: skip
 
     def _plan(self, n: int, asked: Sequence[PlannedQuestion]) -> list[PlannedQuestion]:
         """The next ``n`` plans; worded from the talk, only (claim, kind) pairs a grounded
@@ -774,14 +782,15 @@ class Audience:
             return None
         started = time.monotonic()
         spoken = self.asked_spoken + [q.spoken_text for _p, q in self.candidates]
-        for lead_in, text in asking.grounded_questions(
+        for lead_in, text, likelihood in asking.ranked_questions(
             plan.claim, plan.kind, self.transcript, asked=spoken, unsure=self.unsure
         ):
             if check_question(f"{lead_in} {text}", transcript=self.transcript, asked=list(asked),
                               options=self.options) is None:  # fmt: skip
                 now = time.monotonic()
                 return Question(text, plan.claim.text, "grounded", 0, lead_in=lead_in,
-                                started_at=started, ready_at=now, ask_kind=plan.kind)  # fmt: skip
+                                started_at=started, ready_at=now, ask_kind=plan.kind,
+                                likelihood=likelihood)  # fmt: skip
         return None
 
     def _relead(self, q: Question) -> None:
@@ -953,7 +962,11 @@ class Audience:
             return False
         if sum(p.claim.text == plans[0].claim.text for p in self.planned) >= _MAX_PER_CLAIM:
             return False  # a third question on one point: a listener would move on or stop
-        return self._grounded(plans[0], self.asked) is not None
+        made = self._grounded(plans[0], self.asked)
+        if made is None:
+            return False
+        # after the first question, only one a listener would likely ask (blind review)
+        return not self.planned or made.likelihood >= default_ranker().ask_above
 
     def questions(self, n: int) -> Iterator[Question]:
         """Up to ``n`` questions in a row, while the audience has one worth asking (see

@@ -311,7 +311,8 @@ def test_unsure_words_steer_the_quote_to_another_claim() -> None:
         None, talk, AudienceOptions(wording="grounded"), unsure=[("on", "printing", "across")]
     )
     assert all("printing" not in q.spoken_text for q in unsure.questions(3))
-    assert any("printing" in q.spoken_text for q in sure.questions(3))
+    asked = [sure.next_question(), sure.next_question()]  # not optional: both claims
+    assert any(q is not None and "printing" in q.spoken_text for q in asked)
 
 
 def test_no_third_question_on_one_point() -> None:

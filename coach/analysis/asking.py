@@ -16,6 +16,8 @@ the talk alone, so they cannot misquote it:
   (:data:`coach.analysis.claims.ASK_KINDS`) and names what in the talk would already
   answer it, so it is never asked when the talk did.
 - :func:`grounded_questions` puts them together for one (claim, kind).
+- :func:`ranked_questions` orders them by how likely a blind reviewer was to accept such a
+  question (:mod:`coach.analysis.ranking`, fitted to earlier rounds' verdicts).
 
 All functions here are pure.
 """
@@ -28,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from coach.analysis.claims import Claim, spoken_numbers, talk_sentences
+from coach.analysis.ranking import QuestionRanker, default_ranker, question_features
 from coach.text import STOP_WORDS
 
 # -- facets ------------------------------------------------------------------------------------
@@ -725,27 +728,53 @@ def frames_for(
     return out
 
 
+def kind_probabilities(
+    claim: Claim, transcript: str, *, asked: Iterable[str] = (),
+    unsure: frozenset[Unsure] = frozenset(), ranker: QuestionRanker | None = None,
+) -> dict[str, float]:  # fmt: skip
+    """For each kind of question a grounded frame can ask about this claim (and that was
+    not all ``asked`` already, as spoken: lead-in and question), how likely its best
+    question is to be acceptable (:mod:`coach.analysis.ranking`); kinds in frame order."""
+    out: dict[str, float] = {}
+    for frame in frames_for(claim, transcript, unsure=unsure):
+        if frame.kind in out:
+            continue
+        ranked = ranked_questions(claim, frame.kind, transcript, asked=asked, unsure=unsure,
+                                  ranker=ranker)  # fmt: skip
+        if ranked:
+            out[frame.kind] = ranked[0][2]
+    return out
+
+
 def fitting_kinds(
     claim: Claim, transcript: str, *, asked: Iterable[str] = (),
     unsure: frozenset[Unsure] = frozenset(),
 ) -> list[str]:  # fmt: skip
     """The kinds of question a grounded frame can ask about this claim (and that were not
     all ``asked`` already, as spoken: lead-in and question)."""
-    kinds: list[str] = []
-    for frame in frames_for(claim, transcript, unsure=unsure):
-        if frame.kind not in kinds and grounded_questions(
-            claim, frame.kind, transcript, asked=asked, unsure=unsure
-        ):
-            kinds.append(frame.kind)
-    return kinds
+    return list(kind_probabilities(claim, transcript, asked=asked, unsure=unsure))
 
 
-def grounded_questions(
+def question_probability(
+    claim: Claim, clause: str, frame: Frame, transcript: str,
+    ranker: QuestionRanker | None = None,
+) -> float:  # fmt: skip
+    """How likely "You said <clause>. <frame>" is to be acceptable to a thoughtful listener
+    (:mod:`coach.analysis.ranking`; ``clause`` as said back)."""
+    ranker = ranker or default_ranker()
+    features = question_features(clause, frame.text, frame.kind, facets(clause),
+                                 index=claim.index,
+                                 sentences=len(_spoken_sentences(transcript)))  # fmt: skip
+    return ranker.probability(features)
+
+
+def ranked_questions(
     claim: Claim, kind: str, transcript: str, *, asked: Iterable[str] = (),
-    unsure: frozenset[Unsure] = frozenset(),
-) -> list[tuple[str, str]]:  # fmt: skip
-    """(lead-in, question) pairs for one claim and kind of question, best first; [] when
-    no frame fits or no clause of the claim can be quoted whole (pure).
+    unsure: frozenset[Unsure] = frozenset(), ranker: QuestionRanker | None = None,
+) -> list[tuple[str, str, float]]:  # fmt: skip
+    """(lead-in, question, probability acceptable) for one claim and kind of question,
+    likeliest first, a question like one already ``asked`` last; [] when no frame fits or
+    no clause of the claim can be quoted whole (pure).
 
     The lead-in quotes the claim ("You said the wait dropped from nine hours to just
     under six."); a question already ``asked`` is not repeated.
@@ -756,8 +785,18 @@ def grounded_questions(
     done = {q.strip().lower() for q in asked}
     lead_in = f"You said {clause}."
     fresh = [
-        (lead_in, f.text)
+        (lead_in, f.text, question_probability(claim, clause, f, transcript, ranker))
         for f in frames_for(claim, transcript, kind, unsure=unsure)
         if f"{lead_in} {f.text}".lower() not in done
     ]
-    return sorted(fresh, key=lambda lq: any(lq[1].lower() in d for d in done))
+    return sorted(fresh, key=lambda lqp: (any(lqp[1].lower() in d for d in done), -lqp[2]))
+
+
+def grounded_questions(
+    claim: Claim, kind: str, transcript: str, *, asked: Iterable[str] = (),
+    unsure: frozenset[Unsure] = frozenset(),
+) -> list[tuple[str, str]]:  # fmt: skip
+    """(lead-in, question) pairs for one claim and kind of question, best first
+    (:func:`ranked_questions` without the probabilities)."""
+    return [(lead, q) for lead, q, _p in ranked_questions(
+        claim, kind, transcript, asked=asked, unsure=unsure)]  # fmt: skip

@@ -19,7 +19,7 @@ All functions here are pure: text in, dataclasses out, no model.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from coach.analysis.answers import content_stems
@@ -503,7 +503,7 @@ def plan_questions(
     n: int,
     *,
     asked: Iterable[PlannedQuestion] = (),
-    kinds_for: Callable[[Claim], Sequence[str]] | None = None,
+    kinds_for: Callable[[Claim], Sequence[str] | Mapping[str, float]] | None = None,
 ) -> list[PlannedQuestion]:
     """The next ``n`` (claim, kind) pairs for a persona (pure, deterministic).
 
@@ -513,10 +513,15 @@ def plan_questions(
     most of its words with an earlier one waits too. So the persona holds across turns
     while the questions move through the talk. ``kinds_for`` narrows the kinds that fit a
     claim (by default :meth:`Claim.fitting_kinds`), for instance to those a question can
-    be written for.
+    be written for. When it maps each kind to how likely its question is to be acceptable
+    (:func:`coach.analysis.asking.kind_probabilities`), that likelihood leads the score
+    and the persona's order only leans on it: a persona still prefers its kinds, but not
+    at the price of a question a listener would not ask.
     """
     fits = kinds_for or Claim.fitting_kinds
-    kinds = {c.index: list(fits(c)) for c in claims}  # once per claim: it can be costly
+    found = {c.index: fits(c) for c in claims}  # once per claim: it can be costly
+    kinds = {i: list(k) for i, k in found.items()}
+    likely = {i: k for i, k in found.items() if isinstance(k, Mapping)}
     order = persona_kinds(persona)
     done = list(asked)
     used_claims = [p.claim.index for p in done]
@@ -534,6 +539,10 @@ def plan_questions(
             return max((len(c.terms & s) / max(1, len(c.terms)) for s in seen), default=0.0)
 
         def score(c: Claim, k: str, top: float = max(c.weight for c in pool)) -> float:
+            if c.index in likely:
+                rank = order.index(k) if k in order else len(order)
+                return (6.0 * likely[c.index][k] + 0.5 * c.weight / top - 0.3 * rank
+                        - 0.5 * kind_uses.get(k, 0) - 2.0 * (overlap(c) > 0.5))  # fmt: skip
             rank = order.index(k) if k in order else 3 * len(order)
             return (c.weight / top - 0.6 * rank - 1.0 * kind_uses.get(k, 0)
                     - 2.0 * (overlap(c) > 0.5) - 0.1 * kinds[c.index].index(k))  # fmt: skip

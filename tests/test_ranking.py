@@ -1,0 +1,105 @@
+"""The question ranker: features, the fitted weights it ships with, and how the audience
+uses it to order and stop (pure, no model)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from coach.analysis import asking, ranking
+from coach.analysis.asking import ranked_questions
+from coach.analysis.claims import find_claims
+from coach.analysis.ranking import QuestionRanker, clause_position, question_features
+from coach.audience import Audience, AudienceOptions
+
+TALK = (
+    "Good evening everyone. Thanks for having me. "
+    "Last spring we ran a six week trial with a bus every ten minutes on the number four. "
+    "Ridership went up from three thousand to four thousand one hundred a day. "
+    "It needs four more buses and eight more drivers, about two million dollars a year. "
+    "The council's transport fund would cover most of that. "
+    "So I propose that we make the ten-minute service permanent from September. "
+    "Let's open it up for questions before you vote."
+)
+
+
+def test_features_say_where_the_clause_sits_and_what_it_is() -> None:
+    f = question_features("you ran a trial", "How was that measured?", "method",
+                          frozenset({"study"}), index=0, sentences=5)  # fmt: skip
+    assert f["frame=How was that measured?"] == 1.0
+    assert f["kind=method"] == 1.0 and f["facet=study"] == 1.0
+    assert f["first=you"] == 1.0 and f["position"] == 0.0
+    assert f["first_two_sentences"] == 1.0 and f["last_two_sentences"] == 0.0
+    assert f["words/10"] == pytest.approx(0.4)
+    last = question_features("so it ends with", "Why?", "", frozenset(), index=4, sentences=5)
+    assert last["position"] == 1.0 and last["last_two_sentences"] == 1.0
+    assert last["first=so"] == 1.0 and last["ends_on_stop_word"] == 1.0
+    assert not any(k.startswith("kind=") for k in last)
+    assert clause_position(3, 1) == 3.0 and clause_position(1, 3) == 0.5
+
+
+def test_a_missing_or_broken_weights_file_ranks_every_question_alike(tmp_path: Path) -> None:
+    broken = tmp_path / "ranker.json"
+    broken.write_text("{not json")
+    for path in (tmp_path / "missing.json", broken):
+        r = QuestionRanker.load(path)
+        assert r.probability({"frame=How was that measured?": 1.0}) == 0.5
+        assert r.ask_above == 0.0
+
+
+def test_the_shipped_ranker_was_fitted_on_blind_verdicts() -> None:
+    data = json.loads(ranking.RANKER_FILE.read_text())
+    r = ranking.default_ranker()
+    assert r.weights and 0.0 < r.ask_above < 1.0
+    assert data["about"]["rows"] >= 500  # judged questions it learned from
+    cv = data["about"]["leave_one_set_out"]["per_talk"]
+    assert cv["top1"] > cv["all"]  # ranked first beats the average, on unseen talk sets
+
+
+def test_a_quoted_result_ranks_above_the_closing_line() -> None:
+    claims = find_claims(TALK)
+    result = next(c for c in claims if "Ridership" in c.text)
+    p_result = max(p for _l, _q, p in ranked_questions(result, "method", TALK)
+                   + ranked_questions(result, "evidence", TALK))  # fmt: skip
+    closing = question_features("let's open it up for questions before you vote",
+                                "Are there any side effects you're worried about?", "cost",
+                                asking.facets("let's open it up for questions before you vote"),
+                                index=7, sentences=8)  # fmt: skip
+    assert p_result > ranking.default_ranker().probability(closing)
+
+
+def test_ranked_questions_put_the_likeliest_first() -> None:
+    claim = next(c for c in find_claims(TALK) if "Ridership" in c.text)
+    ranked = ranked_questions(claim, "method", TALK)
+    likelihoods = [p for *_lq, p in ranked]
+    assert len(ranked) >= 2 and likelihoods == sorted(likelihoods, reverse=True)
+    assert all(lead.startswith("You said ") for lead, _q, _p in ranked)
+
+
+def _ranker_preferring(frame: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    r = QuestionRanker({f"frame={frame}": 4.0}, -2.0, ask_above=0.5)
+    monkeypatch.setattr(asking, "default_ranker", lambda: r)
+    monkeypatch.setattr("coach.audience.default_ranker", lambda: r)
+
+
+def test_the_audience_asks_its_likeliest_question_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    later = "Was it measured the same way before and after?"  # second in the frames' order
+    _ranker_preferring(later, monkeypatch)
+    audience = Audience(None, TALK, AudienceOptions(persona="curious", wording="grounded"))
+    first = audience.next_question(optional=True)
+    assert first is not None and first.text == later
+    assert first.likelihood == pytest.approx(0.88, abs=0.01)
+    assert first.to_dict()["likelihood"] == pytest.approx(first.likelihood, abs=1e-3)
+
+
+def test_after_the_first_the_audience_asks_only_likely_questions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _ranker_preferring("No frame is called this.", monkeypatch)  # every question at 0.12
+    audience = Audience(None, TALK, AudienceOptions(wording="grounded"))
+    asked = list(audience.questions(4))
+    assert len(asked) == 1  # the best it has, then nothing a listener would likely ask
+    assert asked[0].likelihood == pytest.approx(0.12, abs=0.01)
+    assert audience.next_question() is not None  # not optional: it still asks
