@@ -38,6 +38,7 @@ def questions() -> str:
     ]
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
     order = {
+        "sealed9": -6,
         "sealed8": -5,
         "sealed7": -4,
         "sealed6": -3,
@@ -70,6 +71,9 @@ def questions() -> str:
         "default-n": "round n (3047bab), 0.5B loaded as in coach rehearse",
         "qwen2.5-coder-0.5b-instruct-n": "qwen2.5-coder-0.5b-instruct, round n",
         "qwen2.5-coder-0.5b-instruct-i": "qwen2.5-coder-0.5b-instruct, round i",
+        "default-o": "round o (fb3221d, the question ranker), 0.5B loaded as in coach rehearse",
+        "prev-o": "round o: round n's code (c127ded)",
+        "qwen2.5-coder-0.5b-instruct-o": "qwen2.5-coder-0.5b-instruct, round o",
     }
     """Which commit each grounded round measured (grounded questions need no model)."""
     names = {"coach": "coach, model's wording", "coach-llm": "coach, model's wording",
