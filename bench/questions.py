@@ -150,11 +150,13 @@ def baseline_questions(llm, talk: str, persona_text: str, n: int) -> list[tuple[
 def generate_one(
     model: str, per_persona: int, *, baseline: bool = True, wording: str = "llm",
     ear: str = "tiny.en", splits: tuple[str, ...] = SPLITS, use_unsure: bool = True,
+    script: bool = False,
 ) -> None:  # fmt: skip
     """One model's questions (its own process, so its peak memory is its own). Model
     ``none`` asks without a model (grounded wording only). ``use_unsure``: the audience
     knows which words the recogniser was unsure of (as in ``coach rehearse``), where the
-    talk's word probabilities were kept."""
+    talk's word probabilities were kept. ``script``: the speaker gave the talk as written
+    as their script (``coach rehearse --script``)."""
     from coach.analysis.asking import unsure_words
     from coach.audience import PERSONAS as BUILTIN
     from coach.audience import Audience, AudienceOptions
@@ -181,7 +183,8 @@ def generate_one(
         for persona in PERSONAS:
             p_opt = DESCRIBED if persona == "described" else persona
             audience = Audience(llm, heard, AudienceOptions(persona=p_opt, wording=wording),
-                                unsure=unsure)  # fmt: skip
+                                unsure=unsure,
+                                script=path.read_text() if script else None)  # fmt: skip
             before = ""
             for q in audience.questions(per_persona):
                 dt = (q.ready_at or 0) - (q.started_at or 0)
@@ -226,6 +229,7 @@ def generate_one(
     }
     name = model if wording == "llm" else wording
     name += "" if ear == "tiny.en" else f"-{ear}"
+    name += "-script" if script else ""
     for item in items:
         item["ear"] = ear
     with (OUT / f"gen_{name}.jsonl").open("w") as f:
@@ -366,11 +370,13 @@ def main() -> int:
         "--no-unsure", action="store_true",
         help="the audience is not told which words the recogniser was unsure of",
     )  # fmt: skip
+    ap.add_argument("--script", action="store_true",
+                    help="the speaker gives the talk as written as their script")  # fmt: skip
     args = ap.parse_args()
     if args.stage == "_one":
         generate_one(args.llm[0], args.per_persona, baseline=not args.no_baseline,
                      wording=args.wording, ear=args.ear, splits=tuple(args.splits),
-                     use_unsure=not args.no_unsure)  # fmt: skip
+                     use_unsure=not args.no_unsure, script=args.script)  # fmt: skip
         return 0
     if args.review:
         build_reviews(args.seed, args.llm, prefix=args.review)

@@ -642,15 +642,21 @@ class Audience:
 
     def __init__(
         self, llm: ChatModel | None, transcript: str, options: AudienceOptions = AudienceOptions(),
-        *, unsure: Iterable[tuple[str, str, str]] = (),
+        *, unsure: Iterable[tuple[str, str, str]] = (), script: str | None = None,
     ) -> None:  # fmt: skip
         self.llm = llm
-        self.transcript = transcript
         self.options = options
+        self.script = script
+        """The speaker's script, if they gave one: a sentence they said from it is quoted in
+        the script's words, not as the recogniser heard them (:func:`asking.scripted`)."""
+        self._from_script: frozenset[str] = frozenset()
+        self.transcript = self._as_scripted(transcript)
         self.unsure = asking.unsure_set(unsure)
         """Words of the talk the recogniser was unsure of, where they were said (from
         :func:`coach.analysis.asking.unsure_words`): not quoted back."""
-        self.claims: list[Claim] = find_claims(transcript) or _whole_talk_claim(transcript)
+        self.claims: list[Claim] = find_claims(self.transcript) or _whole_talk_claim(
+            self.transcript
+        )
         self.asked: list[str] = []
         self.asked_spoken: list[str] = []
         """Every question asked, as spoken (lead-in and question)."""
@@ -709,8 +715,21 @@ class Audience:
         if not complete:
             sentences = talk_sentences(transcript)
             transcript = " ".join(sentences[:-1])
-        self.transcript = transcript
-        self.claims = find_claims(transcript) or _whole_talk_claim(transcript)
+        self.transcript = self._as_scripted(transcript)
+        self.claims = find_claims(self.transcript) or _whole_talk_claim(self.transcript)
+
+    def _as_scripted(self, transcript: str) -> str:
+        if self.script is None or not transcript.strip():
+            return transcript
+        text, self._from_script = asking.scripted(transcript, self.script)
+        return text
+
+    def _unsure_for(self, claim: Claim) -> frozenset[asking.Unsure]:
+        """The words not to quote from a claim: none in the script's own words."""
+        said = claim.text.strip(" .")
+        if said and any(said in line for line in self._from_script):
+            return frozenset()
+        return self.unsure
 
     def prepare(
         self,
@@ -759,7 +778,7 @@ class Audience:
         best question is to be acceptable."""
         asked = self.asked_spoken + [q.spoken_text for _p, q in self.candidates]
         return asking.kind_probabilities(claim, self.transcript, asked=asked,
-                                         unsure=self.unsure)  # fmt: skip
+                                         unsure=self._unsure_for(claim))  # fmt: skip
 
     def _plan(self, n: int, asked: Sequence[PlannedQuestion]) -> list[PlannedQuestion]:
         """The next ``n`` plans; worded from the talk, only (claim, kind) pairs a grounded
@@ -770,7 +789,7 @@ class Audience:
             if plans:
                 return plans
             quotable = [
-                c for c in self.claims if asking.quotable_clause(c.text, unsure=self.unsure)
+                c for c in self.claims if asking.quotable_clause(c.text, unsure=self._unsure_for(c))
             ]
             if quotable:  # a plain question about a claim that can be said back
                 return plan_questions(quotable, self.options.persona, n, asked=asked)
@@ -783,7 +802,11 @@ class Audience:
         started = time.monotonic()
         spoken = self.asked_spoken + [q.spoken_text for _p, q in self.candidates]
         for lead_in, text, likelihood in asking.ranked_questions(
-            plan.claim, plan.kind, self.transcript, asked=spoken, unsure=self.unsure
+            plan.claim,
+            plan.kind,
+            self.transcript,
+            asked=spoken,
+            unsure=self._unsure_for(plan.claim),
         ):
             if check_question(f"{lead_in} {text}", transcript=self.transcript, asked=list(asked),
                               options=self.options) is None:  # fmt: skip
@@ -840,7 +863,8 @@ class Audience:
     def _generate(
         self, plan: PlannedQuestion, *, asked: list[str], cancel: threading.Event | None = None
     ) -> Iterator[str | Question]:
-        lead, fallback = fallback_for(plan, transcript=self.transcript, unsure=self.unsure)
+        lead, fallback = fallback_for(plan, transcript=self.transcript,
+                                      unsure=self._unsure_for(plan.claim))  # fmt: skip
         prompt = _user_prompt(plan.claim.text, plan.kind, heard=self.heard[-1:],
                               before=self._before(plan.claim),
                               persona=self.options.persona_text)  # fmt: skip

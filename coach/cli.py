@@ -300,7 +300,8 @@ def _add_rehearse(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         "--script",
         type=Path,
         metavar="FILE",
-        help="your script (markdown or text): key points covered and skipped",
+        help="your script (markdown or text): key points covered and skipped; the audience "
+        "quotes a sentence you said from it in the script's words, not as misheard",
     )
     rh.add_argument(
         "--end-silence",

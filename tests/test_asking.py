@@ -14,6 +14,7 @@ from coach.analysis.asking import (
     has_unsure,
     quotable_clause,
     said_clause,
+    scripted,
     unsure_set,
     unsure_words,
 )
@@ -217,3 +218,41 @@ def test_no_condition_and_no_clause_cut_before_its_end_is_quoted(sentence: str) 
     for clause in (quotable_clause(sentence), said_clause(sentence)):
         assert not clause.lower().startswith("if ")
         assert not clause.endswith(("buys", "because the clippers"))
+
+
+SCRIPT = """# Phone pouches
+
+We'd like to pilot locking phone pouches for all 640 students next school year. The cost
+is about $14,000 for the pouches and the unlocking bases. Last year we logged 212
+discipline referrals that involved a phone. Filming fights, posting in class, that kind of
+thing.
+"""
+
+
+def test_a_sentence_said_from_the_script_is_quoted_in_its_words() -> None:
+    heard = (
+        "We'd like to pilot locking phone pouches for all 640 students next school year. "
+        "The cost is about $40,000 for the pouches and the unlocking bases. "
+        "Honestly, my own kids hate the idea."
+    )
+    text, from_script = scripted(heard, SCRIPT)
+    assert "fourteen thousand dollars for the pouches" in text  # not the misheard forty
+    assert "forty thousand" not in text and "40,000" not in text
+    assert text.endswith("Honestly, my own kids hate the idea.")  # ad-libbed: as heard
+    assert any("fourteen thousand" in line for line in from_script)
+    assert not any("kids" in line for line in from_script)
+
+
+def test_two_script_sentences_heard_as_one_come_back_once() -> None:
+    heard = (
+        "Last year we logged 212 discipline referrals that involved a phone, filming fights, "
+        "posting in class, that kind of thing. That kind of thing."
+    )
+    text, _ = scripted(heard, SCRIPT)
+    assert text.count("two hundred twelve discipline referrals") == 1
+    assert text.count("that kind of thing") == 1
+
+
+def test_without_a_match_the_talk_stays_as_heard() -> None:
+    heard = "Our choir sang at the harvest supper and raised nine hundred pounds."
+    assert scripted(heard, SCRIPT) == (heard, frozenset())

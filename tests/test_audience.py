@@ -320,3 +320,24 @@ def test_no_third_question_on_one_point() -> None:
     audience = Audience(None, talk, AudienceOptions(wording="grounded"))
     asked = list(audience.questions(4))
     assert 1 <= len(asked) <= 2
+
+
+def test_with_a_script_the_audience_quotes_it_not_the_mishearing() -> None:
+    script = "The new van costs about $14,000. We'd use it for the Saturday rounds."
+    heard = "The new van costs about $40,000. We'd use it for the Saturday rounds."
+    plain = Audience(None, heard, AudienceOptions(wording="grounded"))
+    with_script = Audience(None, heard, AudienceOptions(wording="grounded"), script=script)
+    assert "forty thousand" in plain.next_question().spoken_text
+    q = with_script.next_question()
+    assert "fourteen thousand" in q.spoken_text and "forty" not in q.spoken_text
+
+
+def test_a_script_sentence_is_quoted_even_where_the_recogniser_was_unsure() -> None:
+    script = "The new van costs about $14,000."
+    heard = "The new van costs about $14,000."
+    unsure = [("new", "van", "costs")]
+    assert Audience(None, heard, AudienceOptions(wording="grounded"),
+                    unsure=unsure).next_question(optional=True) is None  # fmt: skip
+    q = Audience(None, heard, AudienceOptions(wording="grounded"), unsure=unsure,
+                 script=script).next_question(optional=True)  # fmt: skip
+    assert q is not None and "van" in q.spoken_text

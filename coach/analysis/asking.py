@@ -25,13 +25,14 @@ All functions here are pure.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from coach.analysis.claims import Claim, spoken_numbers, talk_sentences
 from coach.analysis.ranking import QuestionRanker, default_ranker, question_features
-from coach.text import STOP_WORDS
+from coach.text import STOP_WORDS, stem, tokens
 
 # -- facets ------------------------------------------------------------------------------------
 
@@ -540,6 +541,58 @@ def said_clause(
     -> "you cut the wait by a third"), or ""."""
     part = quotable_clause(sentence, max_words=max_words, min_words=min_words, unsure=unsure)
     return _second_person(part, talk) if part else ""
+
+
+# -- the speaker's script ------------------------------------------------------------------------
+
+
+def _topic_stems(text: str) -> set[str]:
+    return {stem(t) for t in tokens(text) if t not in STOP_WORDS and len(t) > 2}
+
+
+def scripted(transcript: str, script_text: str, *, heard_share: float = 0.7,
+             script_share: float = 0.6) -> tuple[str, frozenset[str]]:  # fmt: skip
+    """The talk as heard, each sentence the speaker said from the script replaced by the
+    script's own words, and the script's sentences it now holds (pure).
+
+    A recogniser mishears names and figures ("forty thousand" for "$14,000", "as Trays" for
+    "as strays"); the script has them right. A heard sentence counts as said from the
+    script when at least ``heard_share`` of its topic words are in one script sentence and
+    those make up at least ``script_share`` of that sentence's topic words; sentences the
+    speaker put in their own words stay as heard. Numbers are compared as words
+    (:func:`coach.analysis.claims.spoken_numbers`), as the talk's claims hold them.
+    """
+    from coach.analysis.script import parse_script
+
+    _points, prose = parse_script(script_text)
+    lines = [spoken_numbers(s) for s in talk_sentences(prose)]
+    # a recogniser may join two sentences of the script into one: pairs are candidates too
+    spans = lines + [f"{a} {b}" for a, b in itertools.pairwise(lines)]
+    script = [(span, _topic_stems(span)) for span in spans]
+    out: list[str] = []
+    for sentence in talk_sentences(transcript):
+        heard = _topic_stems(spoken_numbers(sentence))
+        # the script's sentence (or pair) it matches whole, else the one holding most of it
+        best, best_words, shared = max(
+            ((span, words, len(heard & words)) for span, words in script),
+            key=lambda swn: (swn[2] >= script_share * len(swn[1]), swn[2], -len(swn[1])),
+            default=("", set(), 0),
+        )
+        if heard and out and out[-1] in spans and heard <= _topic_stems(out[-1]):
+            continue  # the rest of a script sentence already said back: not twice
+        if len(heard) < 3 or shared < heard_share * len(heard):
+            out.append(sentence)  # in the speaker's own words
+        elif shared >= script_share * len(best_words):
+            while (
+                out
+                and out[-1] not in spans
+                and (set() < _topic_stems(spoken_numbers(out[-1])) <= best_words)
+            ):
+                out.pop()  # a piece of it, heard as a sentence of its own just before
+            out.append(best)
+        else:
+            out.append(sentence)  # part of a longer script sentence: as heard
+    return " ".join(out), frozenset(out) & frozenset(spans)
 
 
 # -- question frames ---------------------------------------------------------------------------

@@ -149,7 +149,7 @@ class Rehearsal(Conversation):
         if llm is None:
             return
         if self._audience is None:  # the prompt's fixed part into llama.cpp's cache, now
-            self._audience = Audience(llm, "", self.options.audience)
+            self._audience = Audience(llm, "", self.options.audience, script=self.script_text)
             self._prep = self._pool.submit(self._audience.warm_up)
             return
         heard = recorder.heard_count()
@@ -192,7 +192,9 @@ class Rehearsal(Conversation):
             unsure = _unsure(self._heard_words)
         else:
             heard, unsure = talk.transcript, _unsure(talk.words)
-        audience = self._audience or Audience(llm, heard, self.options.audience)
+        audience = self._audience or Audience(
+            llm, heard, self.options.audience, script=self.script_text
+        )
         audience.update(heard, unsure=unsure)
         asker = AudienceAsker(audience, self.options.questions,
                               min_words=self.options.min_answer_words)  # fmt: skip
