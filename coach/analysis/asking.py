@@ -288,7 +288,9 @@ _DANGLING = frozenset(
     "was were be will would can could per into over under between plus very more less "
     "we i they it he she that's it's there's what's who's buys buy bought gets get got takes "
     "took makes made needs wants brings brought puts gives gave sends sent uses has had "
-    "does did".split()
+    "does did against toward towards through across without within after before behind "
+    "like onto upon via among until during since because while whether where who whom "
+    "whose how why not no any each every both all another such being having been".split()
 )
 """Words a whole clause does not end on: it goes on after them ("a customer comes in and
 buys")."""
@@ -335,7 +337,8 @@ phrase of when or where before one); anything else lost its subject to the piece
 before."""
 _ASIDE = re.compile(
     r"\b(take a few minutes|talk (?:to you )?about|tell you about|walk you through|"
-    r"here to (?:talk|tell|share|present|update)|want to (?:talk|share|tell|give|take|start)|"
+    r"here to (?:talk|tell|share|present|update)|"
+    r"(?:i'm|i am|we're|we are) here (?:about|for)|want to (?:talk|share|tell|give|take|start)|"
     r"vote on it|circulate|let you know|want to (?:report|update|explain|present|walk|pitch)|"
     r"^(?:he|she|they|management|people|someone) (?:said|says|will say|told|tells)|"
     r"end of (?:the|tonight's|today's) meeting|this is (?:really )?(?:a|an|the|my|our) "
