@@ -47,7 +47,7 @@ OUT = ROOT / "bench" / "results" / "questions"
 PERSONAS = ("curious", "skeptical", "expert", "described")
 SPLITS = (
     "dev", "test", "holdout", "final", "sealed", "sealed2", "sealed3", "sealed4", "sealed5",
-    "sealed6", "sealed7", "sealed8", "sealed9",
+    "sealed6", "sealed7", "sealed8", "sealed9", "sealed10",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
@@ -294,32 +294,36 @@ def score_verdicts(out: Path, name: str, *, group_by: str = "talk") -> int:
     """Join the blind verdicts with the key and write ``bench/results/NAME.json``.
 
     A verdict counts only for the very question it judged (a new run asks new ones), so
-    stale verdicts are left out and reported as unjudged.
+    stale verdicts are left out and reported as unjudged. Every reviewer's verdict counts:
+    a share is accepted verdicts over all verdicts (two reviewers judge each question in
+    the later rounds; their strictness differs, so neither alone is the figure).
     """
     key = [json.loads(line) for line in (out / "key.jsonl").open() if line.strip()]
-    verdicts: dict[str, dict] = {}
+    verdicts: dict[str, list[dict]] = defaultdict(list)
     for path in sorted((out / "verdicts").glob("*.jsonl")):
         for line in path.open():
             if line.strip():
                 v = json.loads(line)
-                verdicts[v["id"]] = v
+                verdicts[v["id"]].append(v)
     groups: dict[tuple, list[bool]] = defaultdict(list)
     persona_hits: dict[tuple, list[bool]] = defaultdict(list)
     rules: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     unjudged = 0
     for item in key:
-        v = verdicts.get(item["id"])
-        if v is None or v.get("question", item["question"]) != item["question"]:
+        judged = [v for v in verdicts.get(item["id"], [])
+                  if v.get("question", item["question"]) == item["question"]]  # fmt: skip
+        if not judged:
             unjudged += 1
             continue
-        ok = v["verdict"].upper() == "ACCEPTABLE"
-        for persona in (item["persona"], "all"):
-            g = (item["split"], item["system"], item["model"], persona)
-            groups[g].append(ok)
-            if not ok:
-                rules[g][str(v.get("rule", "?"))] += 1
-            if item["persona"] in ("curious", "skeptical", "expert") and "sounds_like" in v:
-                persona_hits[g].append(v.get("sounds_like") == item["persona"])
+        for v in judged:
+            ok = v["verdict"].upper() == "ACCEPTABLE"
+            for persona in (item["persona"], "all"):
+                g = (item["split"], item["system"], item["model"], persona)
+                groups[g].append(ok)
+                if not ok:
+                    rules[g][str(v.get("rule", "?"))] += 1
+                if item["persona"] in ("curious", "skeptical", "expert") and "sounds_like" in v:
+                    persona_hits[g].append(v.get("sounds_like") == item["persona"])
     if unjudged:
         print(f"{unjudged} questions have no verdict for their exact words yet", file=sys.stderr)
     figures: dict[str, dict] = {}
@@ -328,7 +332,7 @@ def score_verdicts(out: Path, name: str, *, group_by: str = "talk") -> int:
         oks = groups[g]
         hits = persona_hits.get(g, [])
         figures["/".join(g)] = {
-            "questions": len(oks), "acceptable": sum(oks),
+            "verdicts": len(oks), "acceptable": sum(oks),
             "acceptable_share": round(sum(oks) / len(oks), 3),
             "persona_recognised_share": round(sum(hits) / len(hits), 3) if hits else None,
             "not_acceptable_by_rule": dict(rules[g]),

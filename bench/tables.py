@@ -24,8 +24,10 @@ def _source(doc: dict, name: str) -> str:
 
 
 def _share(g: dict) -> str:
-    """An acceptable share with its counts: "21% (15/72)"."""
-    return f"{g['acceptable_share']:.0%} ({g['acceptable']}/{g['questions']})"
+    """An acceptable share with its counts: "21% (15/72)" (verdicts, or questions where
+    the figures predate counting every reviewer's verdict)."""
+    judged = g.get("verdicts", g.get("questions"))
+    return f"{g['acceptable_share']:.0%} ({g['acceptable']}/{judged})"
 
 
 def questions() -> str:
@@ -38,6 +40,7 @@ def questions() -> str:
     ]
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
     order = {
+        "sealed10": -7,
         "sealed9": -6,
         "sealed8": -5,
         "sealed7": -4,
@@ -74,6 +77,10 @@ def questions() -> str:
         "default-o": "round o (fb3221d, the question ranker), 0.5B loaded as in coach rehearse",
         "prev-o": "round o: round n's code (c127ded)",
         "qwen2.5-coder-0.5b-instruct-o": "qwen2.5-coder-0.5b-instruct, round o",
+        "default-p": "round p (3b66db7), 0.5B loaded as in coach rehearse",
+        "script-p": "round p (3b66db7), the talk as written given as --script",
+        "prev-p": "round p: round n's code (c127ded)",
+        "qwen2.5-coder-0.5b-instruct-p": "qwen2.5-coder-0.5b-instruct, round p",
     }
     """Which commit each grounded round measured (grounded questions need no model)."""
     names = {"coach": "coach, model's wording", "coach-llm": "coach, model's wording",
