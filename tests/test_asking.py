@@ -256,3 +256,22 @@ def test_two_script_sentences_heard_as_one_come_back_once() -> None:
 def test_without_a_match_the_talk_stays_as_heard() -> None:
     heard = "Our choir sang at the harvest supper and raised nine hundred pounds."
     assert scripted(heard, SCRIPT) == (heard, frozenset())
+
+
+def test_no_plan_questions_for_a_condition_or_a_story() -> None:
+    talk = (
+        "The roof needs replacing before winter. "
+        "If we don't get the grant, we'll be back here again with a bucket. "
+        "My sister decided she was going to be a figure skater at fifteen."
+    )
+    claims = [c for c in find_claims(talk) if "bucket" in c.text or "skater" in c.text]
+    assert len(claims) == 2
+    for claim in claims:
+        asked = [q for kind in ASK_KINDS for _l, q in grounded_questions(claim, kind, talk)]
+        assert "What could delay that?" not in asked
+        assert "Are there any side effects you're worried about?" not in asked
+
+
+def test_a_signpost_is_not_quoted() -> None:
+    sentence = "The other thing, and I want to be upfront, is that the hall would be closed."
+    assert "upfront" not in quotable_clause(sentence)

@@ -123,3 +123,16 @@ def test_no_claims_no_plans() -> None:
 )
 def test_amounts_are_not_times_and_dates_are_said_as_dates(heard: str, said: str) -> None:
     assert spoken_numbers(heard) == said
+
+
+@pytest.mark.parametrize(
+    ("heard", "said"),
+    [
+        ("about euros 15,000 for slate", "about fifteen thousand euros for slate"),
+        ("I'm asking for pound 8400", "I'm asking for eight thousand four hundred pounds"),
+        ("₹6.8 lakh for the chargers", "six point eight lakh rupees for the chargers"),
+        ("the euro is strong", "the euro is strong"),
+    ],
+)  # fmt: skip
+def test_currency_written_before_the_number_is_said_after_it(heard: str, said: str) -> None:
+    assert spoken_numbers(heard) == said

@@ -224,6 +224,8 @@ def facets(text: str) -> frozenset[str]:
         found -= {"change", "shift", "result", "tally", "estimate"}
     if "conditional" in found:
         found -= {"result", "change", "shift", "period", "tally"}  # "if output drops..."
+    if re.search(r"\b(was|were) going to\b", low) and not re.search(r"\b(will|'ll)\b", low):
+        found -= {"future", "plan"}  # "she decided she was going to be a skater": the past
     if re.search(
         r"\b(want|going|like|here) to (?:share|talk|tell|show|explain|walk|present|"
         r"give|update)\b",
@@ -338,7 +340,9 @@ before."""
 _ASIDE = re.compile(
     r"\b(take a few minutes|talk (?:to you )?about|tell you about|walk you through|"
     r"here to (?:talk|tell|share|present|update)|"
-    r"(?:i'm|i am|we're|we are) here (?:about|for)|want to (?:talk|share|tell|give|take|start)|"
+    r"(?:i'm|i am|we're|we are) here (?:about|for)|the other thing|"
+    r"(?:want|like|have) to be (?:upfront|honest|clear|straight|frank)|"
+    r"want to (?:talk|share|tell|give|take|start)|"
     r"vote on it|circulate|let you know|want to (?:report|update|explain|present|walk|pitch)|"
     r"^(?:he|she|they|management|people|someone) (?:said|says|will say|told|tells)|"
     r"end of (?:the|tonight's|today's) meeting|this is (?:really )?(?:a|an|the|my|our) "
@@ -764,6 +768,8 @@ def frames_for(
     if not clause:
         return []
     found = facets(clause) | (facets(claim.text) & {"intervention", "date"})
+    if FACET_PATTERNS["conditional"].search(claim.text.lower()):
+        found -= {"plan", "future"}  # "if we don't get it, we'll be back with a bucket"
     sentences = _spoken_sentences(transcript)
     before = " ".join(sentences[max(0, claim.index - 2) : claim.index])
     if "change" in found and FACET_PATTERNS["intervention"].search(before):

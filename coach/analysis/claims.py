@@ -190,9 +190,9 @@ _TIME_AFTER = (
     r"(?=\s*(?:a\.?m\.?|p\.?m\.?|o'clock|in the (?:morning|afternoon|evening)|at night)\b)"
 )
 _NUMBER_RE = re.compile(
-    r"(?P<cur>[$£€])?(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
+    r"(?P<cur>[$£€₹₦₱¥])?(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
     r"(?P<colon>:\d\d)?(?P<ord>st|nd|rd|th)?(?P<pct>\s?%)?"
-    r"(?P<scale>\s+(?:thousand|million|billion|trillion))?"
+    r"(?P<scale>\s+(?:thousand|million|billion|trillion|lakh|crore))?"
 )
 _FROM_BEFORE = re.compile(r"\b(?:from|to)\s+$", re.I)
 """A number after "from" is a time only where the sentence speaks of clock times."""
@@ -236,7 +236,8 @@ _YEAR_BEFORE = re.compile(
     re.I,
 )
 _TIME_BEFORE = re.compile(r"\b(at|by|until|from|before|after|around|till)\s+$", re.I)
-_CURRENCY = {"$": "dollars", "£": "pounds", "€": "euros"}
+_CURRENCY = {"$": "dollars", "£": "pounds", "€": "euros", "₹": "rupees", "₦": "naira",
+             "₱": "pesos", "¥": "yen"}  # fmt: skip
 
 
 def spoken_numbers(text: str) -> str:
@@ -252,6 +253,13 @@ def spoken_numbers(text: str) -> str:
     text = re.sub(r"(\d) ,(\d{3})\b", r"\1,\2", text)
     text = re.sub(r"(\d) \.(\d)", r"\1.\2", text)
     text = re.sub(r"\bo '\s?clock\b", "o'clock", text)
+    # the currency Whisper writes out before the number: "euros 15,000", "pound 8400"
+    text = re.sub(
+        r"\b(euro|pound|dollar|rupee)s? (\d[\d,.]*\d|\d)((?: (?:thousand|million|billion))?)\b",
+        lambda m: f"{m.group(2)}{m.group(3)} {m.group(1).lower()}s",
+        text,
+        flags=re.I,
+    )
     # "9 -5 drivers" is ninety-five; "400 -650" is a range, four hundred to six fifty
     text = re.sub(r"\b([2-9]) -([1-9])\b(?!\s*(?:st|nd|rd|th)s?\b)", r"\1\2", text)
     text = re.sub(r"\b(\d{2,}) -(\d+)\b", r"\1 to \2", text)
