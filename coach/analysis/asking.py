@@ -53,7 +53,8 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"\b(went (?:up|down)|go(?:es)? (?:up|down)|rose|risen|fell|fallen|dropped|drop|"
         r"increased?|decreased?|doubled|halved|tripled|jump(?:ed)?|grew|grown|improved?|"
         r"recovered?|cut (?:it|the|our|by)|from .{1,40}? to .{1,30}|a (?:rise|fall|loss|gain) "
-        r"of|(?:more|fewer|less|shorter|longer|faster|slower|higher|lower) than)\b",
+        r"of|(?:more|fewer|less|shorter|longer|faster|slower|higher|lower) than|"
+        r"(?:is|was|were|are|'s) (?:down|up) (?:to|from|by))\b",
         re.I,
     ),
     "result": re.compile(
@@ -61,7 +62,8 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"on average|average|median|per (?:day|week|month|lesson|hour)|there (?:were|was)|"
         r"went|saw|got|came|said|carries|carried|waited|took|answered|dropped|rose|fell|"
         r"held up|stayed|reached|lost|gained|made|had|cost (?:us|me|them) (?:about |nearly |"
-        r"almost |over |around )?\S+ (?:hours|days|weeks))\b",
+        r"almost |over |around )?\S+ (?:hours|days|weeks)|(?:down|up) to|"
+        r"percent of (?:the |our |all )?[\w-]+(?: [\w-]+)? (?:were|was|are|is|had|have|did))\b",
         re.I,
     ),
     "estimate": re.compile(
