@@ -90,6 +90,10 @@ class AudienceOptions:
     :mod:`coach.analysis.asking`) or "llm" (the model writes it from the claim). Chosen
     by blind review: see the README's question table. Follow-ups use the model either
     way, within their deadline."""
+    stance: bool = False
+    """A built-in persona says where it stands between the quote and a question worded
+    from the talk ("You said ... I'm not convinced yet. How was that measured?"), so the
+    skeptic sounds like one. Off by default until blind review shows it costs nothing."""
     grammar: bool = False
     """Constrain the reply to the JSON schema with a grammar. Off by default: with
     llama-cpp-python 0.3 every token the model would not have chosen costs a pass over the
@@ -497,6 +501,30 @@ in its cache from one question, and one session, to the next."""
 _EXAMPLE_PERSONA = "an attentive member of the audience"
 
 _MAX_PER_CLAIM = 2
+
+STANCES: dict[str, dict[str, str]] = {
+    "skeptical": {
+        "": "I'm not convinced yet.",
+        "objection": "Let me push back a little.",
+        "cost": "I'm a bit worried about this.",
+        "limits": "I have my doubts.",
+        "transfer": "I have my doubts.",
+        "next_steps": "I'm a bit worried about this.",
+    },
+    "expert": {
+        "": "I work in this area myself.",
+        "method": "I'd like to understand the method.",
+        "evidence": "I'd like to understand the data.",
+        "limits": "I've seen this kind of thing before.",
+        "transfer": "I've seen this kind of thing before.",
+    },
+    "curious": {
+        "": "That's interesting.",
+        "next_steps": "I'd like to know what happens next.",
+    },
+}
+"""What a built-in persona says before a question worded from the talk, by kind of question
+("" for any other kind): :attr:`AudienceOptions.stance`."""
 """New questions about one claim of the talk, at most: then a listener moves on, or stops
 (a question that is not optional is asked all the same)."""
 
@@ -811,6 +839,9 @@ class Audience:
             if check_question(f"{lead_in} {text}", transcript=self.transcript, asked=list(asked),
                               options=self.options) is None:  # fmt: skip
                 now = time.monotonic()
+                stances = STANCES.get(self.options.persona) if self.options.stance else None
+                if stances:
+                    lead_in = f"{lead_in} {stances.get(plan.kind, stances[''])}"
                 return Question(text, plan.claim.text, "grounded", 0, lead_in=lead_in,
                                 started_at=started, ready_at=now, ask_kind=plan.kind,
                                 likelihood=likelihood)  # fmt: skip

@@ -10,6 +10,7 @@ from conftest import ScriptedLlm
 
 from coach.analysis.claims import MISSING_TEXT, find_claims, plan_questions
 from coach.audience import (
+    STANCES,
     Audience,
     AudienceOptions,
     Question,
@@ -341,3 +342,23 @@ def test_a_script_sentence_is_quoted_even_where_the_recogniser_was_unsure() -> N
     q = Audience(None, heard, AudienceOptions(wording="grounded"), unsure=unsure,
                  script=script).next_question(optional=True)  # fmt: skip
     assert q is not None and "van" in q.spoken_text
+
+
+def test_a_persona_with_a_stance_says_where_it_stands_and_never_asks_twice() -> None:
+    talk = (
+        "Ridership went up from three thousand to four thousand one hundred a day. "
+        "So I propose that we make the ten-minute service permanent from September."
+    )
+    audience = Audience(None, talk, AudienceOptions(persona="skeptical", wording="grounded",
+                                                    stance=True))  # fmt: skip
+    asked = [q.spoken_text for q in (audience.next_question() for _ in range(6)) if q]
+    stanced = [t for t in asked if t.startswith("You said ")]
+    assert stanced and all(
+        any(s in t for s in STANCES["skeptical"].values()) for t in stanced
+    )  # fmt: skip
+    assert len(set(asked)) == len(asked)
+    plain = Audience(None, talk, AudienceOptions(persona="skeptical", wording="grounded"))
+    first = plain.next_question()
+    assert first is not None and not any(
+        s in first.spoken_text for s in STANCES["skeptical"].values()
+    )

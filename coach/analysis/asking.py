@@ -848,10 +848,12 @@ def ranked_questions(
         return []
     done = {q.strip().lower() for q in asked}
     lead_in = f"You said {clause}."
+    said = lead_in.lower()
     fresh = [
         (lead_in, f.text, question_probability(claim, clause, f, transcript, ranker))
         for f in frames_for(claim, transcript, kind, unsure=unsure)
-        if f"{lead_in} {f.text}".lower() not in done
+        # asked already, whatever was said between the quote and the question
+        if not any(d.startswith(said) and d.endswith(f.text.lower()) for d in done)
     ]
     return sorted(fresh, key=lambda lqp: (any(lqp[1].lower() in d for d in done), -lqp[2]))
 
