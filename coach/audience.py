@@ -506,10 +506,10 @@ STANCES: dict[str, dict[str, str]] = {
     "skeptical": {
         "": "I'm not convinced yet.",
         "objection": "Let me push back a little.",
-        "cost": "I'm a bit worried about this.",
+        "cost": "I'm wary of this.",
         "limits": "I have my doubts.",
         "transfer": "I have my doubts.",
-        "next_steps": "I'm a bit worried about this.",
+        "next_steps": "I'm wary of this.",
     },
     "expert": {
         "": "I work in this area myself.",
