@@ -296,7 +296,10 @@ def judge_answer(
         return verdict("partial", f"on the topic, but did not give {asks}")
     detail = [f"gave {asks}"] if asks else []
     if topic:
-        detail.append("picked up " + ", ".join(topic[:3]))
+        said = {}  # each shared stem as the answer said it ("minutes", not "minut")
+        for t in toks:
+            said.setdefault(stem(t), t)
+        detail.append("picked up " + ", ".join(said.get(t, t) for t in topic[:3]))
     if found:
         detail.append("specifics (" + ", ".join(found[:3]) + ")")
     return verdict("addressed", "; ".join(detail))
