@@ -40,6 +40,7 @@ def questions() -> str:
     ]
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
     order = {
+        "sealed11": -8,
         "sealed10": -7,
         "sealed9": -6,
         "sealed8": -5,
@@ -81,6 +82,10 @@ def questions() -> str:
         "script-p": "round p (3b66db7), the talk as written given as --script",
         "prev-p": "round p: round n's code (c127ded)",
         "qwen2.5-coder-0.5b-instruct-p": "qwen2.5-coder-0.5b-instruct, round p",
+        "default-q": "round q (400a7ec), 0.5B loaded as in coach rehearse",
+        "stance-q": "round q (400a7ec), personas say where they stand (now the default)",
+        "prev-q": "round q: round n's code (c127ded)",
+        "qwen2.5-coder-0.5b-instruct-q": "qwen2.5-coder-0.5b-instruct, round q",
     }
     """Which commit each grounded round measured (grounded questions need no model)."""
     names = {"coach": "coach, model's wording", "coach-llm": "coach, model's wording",
