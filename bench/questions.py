@@ -150,7 +150,7 @@ def baseline_questions(llm, talk: str, persona_text: str, n: int) -> list[tuple[
 def generate_one(
     model: str, per_persona: int, *, baseline: bool = True, wording: str = "llm",
     ear: str = "tiny.en", splits: tuple[str, ...] = SPLITS, use_unsure: bool = True,
-    script: bool = False, stance: bool = False,
+    script: bool = False, stance: bool = True,
 ) -> None:  # fmt: skip
     """One model's questions (its own process, so its peak memory is its own). Model
     ``none`` asks without a model (grounded wording only). ``use_unsure``: the audience
@@ -231,7 +231,7 @@ def generate_one(
     name = model if wording == "llm" else wording
     name += "" if ear == "tiny.en" else f"-{ear}"
     name += "-script" if script else ""
-    name += "-stance" if stance else ""
+    name += "" if stance else "-nostance"
     for item in items:
         item["ear"] = ear
     with (OUT / f"gen_{name}.jsonl").open("w") as f:
@@ -377,9 +377,9 @@ def main() -> int:
         help="the audience is not told which words the recogniser was unsure of",
     )  # fmt: skip
     ap.add_argument(
-        "--stance",
+        "--no-stance",
         action="store_true",
-        help="built-in personas say where they stand before a question",
+        help="built-in personas do not say where they stand (as before round q)",
     )
     ap.add_argument("--script", action="store_true",
                     help="the speaker gives the talk as written as their script")  # fmt: skip
@@ -388,7 +388,7 @@ def main() -> int:
         generate_one(args.llm[0], args.per_persona, baseline=not args.no_baseline,
                      wording=args.wording, ear=args.ear, splits=tuple(args.splits),
                      use_unsure=not args.no_unsure, script=args.script,
-                     stance=args.stance)  # fmt: skip
+                     stance=not args.no_stance)  # fmt: skip
         return 0
     if args.review:
         build_reviews(args.seed, args.llm, prefix=args.review)

@@ -90,10 +90,11 @@ class AudienceOptions:
     :mod:`coach.analysis.asking`) or "llm" (the model writes it from the claim). Chosen
     by blind review: see the README's question table. Follow-ups use the model either
     way, within their deadline."""
-    stance: bool = False
+    stance: bool = True
     """A built-in persona says where it stands between the quote and a question worded
     from the talk ("You said ... I'm not convinced yet. How was that measured?"), so the
-    skeptic sounds like one. Off by default until blind review shows it costs nothing."""
+    skeptic sounds like one. Blind review, round q: the persona recognised in 41 of 54
+    verdicts with it, 26 without, at the same acceptable share (62 % and 64 %)."""
     grammar: bool = False
     """Constrain the reply to the JSON schema with a grammar. Off by default: with
     llama-cpp-python 0.3 every token the model would not have chosen costs a pass over the

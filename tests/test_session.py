@@ -166,7 +166,8 @@ def test_without_a_model_questions_come_from_the_talk(tmp_path: Path) -> None:
     assert all(e.question.source in ("grounded", "fallback") for e in res.exchanges)
     first = res.exchanges[0].question
     assert first.lead_in.startswith("You said ") and first.text.endswith("?")
-    said = first.lead_in.removeprefix("You said ").rstrip(".").replace(",", "").split()
+    quote = first.lead_in.removeprefix("You said ").split(". ")[0]  # then the persona's stance
+    said = quote.rstrip(".").replace(",", "").split()
     focus = first.focus.lower().replace(",", "").replace(".", "").split()
     # the claim, said back to the speaker in the second person
     assert all(w.lower() in focus for w in said if not w.lower().startswith("you")), (
