@@ -40,6 +40,9 @@ from results import _commit, write_results  # noqa: E402
 from coach.analysis import asking  # noqa: E402
 from coach.analysis.claims import spoken_numbers, talk_sentences  # noqa: E402
 from coach.analysis.ranking import RANKER_FILE, question_features  # noqa: E402
+from coach.audience import STANCES  # noqa: E402
+
+_STANCE_LINES = sorted({line for lines in STANCES.values() for line in lines.values()})
 
 QDIR = ROOT / "bench" / "results" / "questions"
 HEARD = {"base": ROOT / "bench/data/talks/heard_base", "": ROOT / "bench/data/talks/heard"}
@@ -79,6 +82,8 @@ def rows(exclude: set[str]) -> list[dict]:
     out = []
     sentence_cache: dict[tuple[str, str], list[str]] = {}
     for (split, talk, question, ear), vs in votes.items():
+        for stance in _STANCE_LINES:  # a persona's stance is no part of the clause
+            question = question.replace(f" {stance} ", " ")
         m = _SAID.match(question)
         if not m:
             continue  # a plain, model-worded or "Still on that point." question
