@@ -80,8 +80,9 @@ def measure(
             source = tokens(talk_text(path))
             for persona in PERSONAS:
                 p_opt = DESCRIBED if persona == "described" else persona
-                audience = Audience(None, heard, AudienceOptions(persona=p_opt, wording="grounded"),
-                                    unsure=unsure)  # fmt: skip
+                # the stance said after the quote changes nothing quoted
+                options = AudienceOptions(persona=p_opt, wording="grounded", stance=False)
+                audience = Audience(None, heard, options, unsure=unsure)
                 for q in audience.questions(per_persona):
                     asked += 1
                     m = re.match(r"You said (.*?)\.$", q.lead_in or "")
