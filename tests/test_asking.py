@@ -275,3 +275,26 @@ def test_no_plan_questions_for_a_condition_or_a_story() -> None:
 def test_a_signpost_is_not_quoted() -> None:
     sentence = "The other thing, and I want to be upfront, is that the hall would be closed."
     assert "upfront" not in quotable_clause(sentence)
+
+
+def test_a_proposal_cut_before_what_it_proposes_is_not_quoted() -> None:
+    for cut in ("My proposal is that every fourth-form student.",
+                "My proposal is that every fourth-form student, that is two hundred forty "
+                "students, gets four hours of training."):  # fmt: skip
+        assert not quotable_clause(cut).endswith("student")
+    whole = "My proposal is that every fourth-form student gets four hours of training."
+    assert quotable_clause(whole).endswith("gets four hours of training")
+
+
+def test_a_reason_for_ones_own_choice_is_not_asked_how_it_caused_it() -> None:
+    assert "motive" in facets("We did not do a satisfaction survey, partly because of time.")
+
+
+def test_the_panel_being_addressed_is_who_approves() -> None:
+    talk = (
+        "Thank you, panel. We're asking this fund for 180,000 dollars towards our own "
+        "needle punch line. So I propose that we buy the line in March and double output."
+    )
+    claim = next(c for c in find_claims(talk) if "propose" in c.text)
+    asked = [q for kind in ASK_KINDS for _l, q in grounded_questions(claim, kind, talk)]
+    assert "Who has to approve it, and when?" not in asked

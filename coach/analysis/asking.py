@@ -180,7 +180,9 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
     "conditional": re.compile(r"^(?:and |but |so )?(?:if|unless|in case|should)\b", re.I),
     "motive": re.compile(
         r"\b(?:i|we) \w+(?: \w+)? because\b|\bbecause (?:i|we) (?:honestly )?(?:thought|felt|"
-        r"wanted|knew|was|were|had|needed)\b",
+        r"wanted|knew|was|were|had|needed)\b|"
+        r"\b(?:i|we|you) (?:did not|didn't|decided|chose|could not|couldn't)\b.*"
+        r"\b(?:partly |mainly |mostly |largely )?because\b",
         re.I,
     ),
     "outlay": re.compile(r"\b(spent|spend|spending) .{0,60}\bon\b", re.I),
@@ -504,6 +506,11 @@ def quotable_clause(
             main_clause = " ".join(p for p in main if not _SUBORDINATE.match(p)) or part
             if not _VERB.search(main_clause) or words[-1].lower().strip(",") in _DANGLING:
                 continue
+            said_that = re.search(r"\b(?:is|was|'s) that (.+)$", part, re.I)
+            rest = re.sub(r",\s*(?:that's|that is|which is|i mean)\b[^,]*", "",
+                          said_that.group(1)) if said_that else ""  # fmt: skip
+            if said_that and len(rest.split()) <= 5 and not _VERB.search(rest):
+                continue  # "my proposal is that every student": what it is was cut off
             if _VERB.fullmatch(words[0].strip(",")) and words[0].lower() not in _OPENERS:
                 continue  # "charged two pounds": the subject was in the piece before
             if not _SUBJECT_START.match(part) and not (
@@ -521,6 +528,8 @@ def quotable_clause(
                 continue  # "a rule that nobody brings more than four dogs": no main verb
             if len(main) > 1 and not _VERB.search(main[0]) and _APPOSITIVE.match(main[1]):
                 continue  # "ten children, that's roughly nine hundred pounds"
+            if i and _APPOSITIVE.match(part) and "," in part:
+                continue  # "that is two hundred forty students, gets ...": an aside, cut
             if re.search(r"\b(you|your|yours|yourselves)\b", part, re.I):
                 continue
             if FACET_PATTERNS["conditional"].search(part):
@@ -648,7 +657,10 @@ _FUNDED = (
     r"sponsor|offered|from (?:fares|fees|tickets?)|comes back|recover|pays for itself|"
     r"savings?|absorb)"
 )
-_DECIDER = r"\b(vote|approv|decide|decision|sign off|agree|committee|council|board|leadership)"
+_DECIDER = (
+    r"\b(vote|approv|decide|decision|sign off|agree|committee|council|board|leadership|"
+    r"panel|trustees|governors|investors|this fund)"
+)
 _CHECKING = (
     r"\b(share the (?:numbers|results|data)|publish|report back|"
     r"(?:we|i)(?:'ll|'d| will| would) (?:measure|track|count|report|compare|check|review|"
