@@ -690,6 +690,9 @@ class Audience:
         self.asked_spoken: list[str] = []
         """Every question asked, as spoken (lead-in and question)."""
         self._last_focus = ""
+        self._next_plan: PlannedQuestion | None = None
+        """The plan the next new question keeps to, when :meth:`_grounded_next` chose to
+        stay on the last point."""
         """The claim the last new question was about (:meth:`_relead`)."""
         self.planned: list[PlannedQuestion] = []
         """What was asked about so far: one (claim, kind) per new question."""
@@ -950,7 +953,7 @@ class Audience:
                 yield prepared.text
                 yield prepared
                 return
-            plan = self._plan(1, self.planned)[0]
+            plan, self._next_plan = self._next_plan or self._plan(1, self.planned)[0], None
             self.planned.append(plan)
             made = self._grounded(plan, self.asked)
             if made is not None:
@@ -1019,10 +1022,30 @@ class Audience:
         if sum(p.claim.text == plans[0].claim.text for p in self.planned) >= _MAX_PER_CLAIM:
             return False  # a third question on one point: a listener would move on or stop
         made = self._grounded(plans[0], self.asked)
-        if made is None:
-            return False
         # after the first question, only one a listener would likely ask (blind review)
-        return not self.planned or made.likelihood >= default_ranker().ask_above
+        if made is not None and (
+            not self.planned or (made.likelihood or 0.0) >= default_ranker().ask_above
+        ):
+            return True
+        # else another question on the point just asked about: it needs no new quote, and
+        # blind reviewers accepted such questions far more often (rounds o-r: 45-97 %
+        # against 7-56 % for questions quoting a new point)
+        self._next_plan = self._same_point()
+        return self._next_plan is not None
+
+    def _same_point(self) -> PlannedQuestion | None:
+        """Another kind of question about the claim the last question was about, if a
+        grounded one fits and that claim has not had its share of questions."""
+        if not self.planned:
+            return None
+        claim = self.planned[-1].claim
+        if sum(p.claim.text == claim.text for p in self.planned) >= _MAX_PER_CLAIM:
+            return None
+        for kind in self._kinds_for(claim):
+            plan = PlannedQuestion(claim, kind)
+            if self._grounded(plan, self.asked) is not None:
+                return plan
+        return None
 
     def questions(self, n: int) -> Iterator[Question]:
         """Up to ``n`` questions in a row, while the audience has one worth asking (see

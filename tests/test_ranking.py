@@ -100,6 +100,19 @@ def test_after_the_first_the_audience_asks_only_likely_questions(
     _ranker_preferring("No frame is called this.", monkeypatch)  # every question at 0.12
     audience = Audience(None, TALK, AudienceOptions(wording="grounded"))
     asked = list(audience.questions(4))
-    assert len(asked) == 1  # the best it has, then nothing a listener would likely ask
+    # the best it has, then one more on the same point (no new quote), then it stops:
+    # nothing else a listener would likely ask
+    assert len(asked) == 2
     assert asked[0].likelihood == pytest.approx(0.12, abs=0.01)
+    assert asked[0].lead_in.startswith("You said ")
+    assert asked[1].lead_in == "Still on that point." and asked[1].focus == asked[0].focus
     assert audience.next_question() is not None  # not optional: it still asks
+
+
+def test_a_likely_question_comes_first_for_a_curious_listener_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _ranker_preferring("What could delay that?", monkeypatch)
+    audience = Audience(None, TALK, AudienceOptions(wording="grounded", persona="curious"))
+    asked = list(audience.questions(2))
+    assert asked and asked[0].text == "What could delay that?"
