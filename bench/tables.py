@@ -40,6 +40,7 @@ def questions() -> str:
     ]
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
     order = {
+        "sealed13": -10,
         "sealed12": -9,
         "sealed11": -8,
         "sealed10": -7,
@@ -87,9 +88,12 @@ def questions() -> str:
         "stance-q": "round q (400a7ec), personas say where they stand (now the default)",
         "prev-q": "round q: round n's code (c127ded)",
         "qwen2.5-coder-0.5b-instruct-q": "qwen2.5-coder-0.5b-instruct, round q",
-        "default-r": "round r (b914f89, the final code), 0.5B loaded as in coach rehearse",
+        "default-r": "round r (b914f89), 0.5B loaded as in coach rehearse",
         "prev-r": "round r: round n's code (c127ded)",
         "qwen2.5-coder-0.5b-instruct-r": "qwen2.5-coder-0.5b-instruct, round r",
+        "default-s": "round s (bddb85c, the final code), 0.5B loaded as in coach rehearse",
+        "prev-s": "round s: round n's code (c127ded)",
+        "qwen2.5-coder-0.5b-instruct-s": "qwen2.5-coder-0.5b-instruct, round s",
     }
     """Which commit each grounded round measured (grounded questions need no model)."""
     names = {"coach": "coach, model's wording", "coach-llm": "coach, model's wording",
