@@ -502,6 +502,8 @@ in its cache from one question, and one session, to the next."""
 _EXAMPLE_PERSONA = "an attentive member of the audience"
 
 _MAX_PER_CLAIM = 2
+"""New questions about one claim of the talk, at most: then a listener moves on, or stops
+(a question that is not optional is asked all the same)."""
 
 STANCES: dict[str, dict[str, str]] = {
     "skeptical": {
@@ -526,8 +528,6 @@ STANCES: dict[str, dict[str, str]] = {
 }
 """What a built-in persona says before a question worded from the talk, by kind of question
 ("" for any other kind): :attr:`AudienceOptions.stance`."""
-"""New questions about one claim of the talk, at most: then a listener moves on, or stops
-(a question that is not optional is asked all the same)."""
 
 _TEMPLATES: dict[str, str] = {
     "evidence": "What is that based on?",
@@ -690,10 +690,10 @@ class Audience:
         self.asked_spoken: list[str] = []
         """Every question asked, as spoken (lead-in and question)."""
         self._last_focus = ""
+        """The claim the last new question was about (:meth:`_relead`)."""
         self._next_plan: PlannedQuestion | None = None
         """The plan the next new question keeps to, when :meth:`_grounded_next` chose to
         stay on the last point."""
-        """The claim the last new question was about (:meth:`_relead`)."""
         self.planned: list[PlannedQuestion] = []
         """What was asked about so far: one (claim, kind) per new question."""
         self.heard: list[tuple[str, str]] = []
