@@ -32,9 +32,9 @@ _NOT_ACTIONS = frozenset(
 _FIRST_PERSON_RE = re.compile(r"\b(?:i|we)\s+([a-z]+(?:ed|t)|[a-z]+)\b")
 
 
-def content_stems(text: str) -> set[str]:
-    """Stems of the topic words of ``text`` (stop words and short words dropped)."""
-    return {stem(t) for t in tokens(text) if t not in STOP_WORDS and len(t) > 2}
+def content_stems(text: str, *, stop: frozenset[str] = STOP_WORDS) -> set[str]:
+    """Stems of the topic words of ``text`` (``stop`` words and short words dropped)."""
+    return {stem(t) for t in tokens(text) if t not in stop and len(t) > 2}
 
 
 def specifics(text: str) -> list[str]:

@@ -30,9 +30,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from coach.analysis.answers import content_stems
 from coach.analysis.claims import Claim, spoken_numbers, talk_sentences
 from coach.analysis.ranking import QuestionRanker, default_ranker, question_features
-from coach.text import STOP_WORDS, stem, tokens
+from coach.text import STOP_WORDS
 
 # -- facets ------------------------------------------------------------------------------------
 
@@ -565,7 +566,7 @@ def said_clause(
 
 
 def _topic_stems(text: str) -> set[str]:
-    return {stem(t) for t in tokens(text) if t not in STOP_WORDS and len(t) > 2}
+    return content_stems(text, stop=STOP_WORDS)  # the plain stop words: "one", "two" count
 
 
 def scripted(transcript: str, script_text: str, *, heard_share: float = 0.7,
