@@ -194,8 +194,10 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
 """What a claim does, in the terms a question needs (one claim has several)."""
 
 
+@functools.lru_cache(maxsize=4096)
 def facets(text: str) -> frozenset[str]:
-    """The facets of a claim sentence (numbers in words, as :class:`Claim` holds them)."""
+    """The facets of a claim sentence (numbers in words, as :class:`Claim` holds them;
+    cached: every frame of a claim, and the ranker for each, asks for the same clause's)."""
     low = text.lower()
     found = {name for name, pattern in FACET_PATTERNS.items() if pattern.search(low)}
     has_figure = bool(re.search(rf"\b{_NUMBER}", low))
@@ -812,15 +814,11 @@ def kind_probabilities(
     """For each kind of question a grounded frame can ask about this claim (and that was
     not all ``asked`` already, as spoken: lead-in and question), how likely its best
     question is to be acceptable (:mod:`coach.analysis.ranking`); kinds in frame order."""
-    out: dict[str, float] = {}
-    for frame in frames_for(claim, transcript, unsure=unsure):
-        if frame.kind in out:
-            continue
-        ranked = ranked_questions(claim, frame.kind, transcript, asked=asked, unsure=unsure,
-                                  ranker=ranker)  # fmt: skip
-        if ranked:
-            out[frame.kind] = ranked[0][2]
-    return out
+    found = _candidates(claim, None, transcript, asked=asked, unsure=unsure, ranker=ranker)
+    best: dict[str, float] = {}
+    for _lead, frame, p in _ranked(found):
+        best.setdefault(frame.kind, p)
+    return {k: best[k] for k in dict.fromkeys(f.kind for _l, f, _p, _s in found) if k in best}
 
 
 def fitting_kinds(
@@ -845,6 +843,41 @@ def question_probability(
     return ranker.probability(features)
 
 
+_Candidate = tuple[str, Frame, float | None, bool]
+"""(lead-in, frame, probability acceptable or None when asked already, like a question
+asked already)."""
+
+
+def _candidates(
+    claim: Claim, kind: str | None, transcript: str, *, asked: Iterable[str],
+    unsure: frozenset[Unsure], ranker: QuestionRanker | None,
+) -> list[_Candidate]:  # fmt: skip
+    """Every frame that fits the claim (of ``kind``, or of any kind), in frame order, with
+    its lead-in; [] when no clause of the claim can be quoted whole."""
+    clause = said_clause(claim.text, talk=transcript, unsure=unsure)
+    if not clause:
+        return []
+    done = {q.strip().lower() for q in asked}
+    lead_in = f"You said {clause}."
+    said = lead_in.lower()
+    out: list[_Candidate] = []
+    for f in frames_for(claim, transcript, kind, unsure=unsure):
+        text = f.text.lower()
+        # asked already, whatever was said between the quote and the question
+        if any(d.startswith(said) and d.endswith(text) for d in done):
+            out.append((lead_in, f, None, True))
+        else:
+            p = question_probability(claim, clause, f, transcript, ranker)
+            out.append((lead_in, f, p, any(text in d for d in done)))
+    return out
+
+
+def _ranked(found: list[_Candidate]) -> list[tuple[str, Frame, float]]:
+    """The candidates not asked yet, likeliest first, a question like one asked last."""
+    fresh = [(lead, f, p, like) for lead, f, p, like in found if p is not None]
+    return [(lead, f, p) for lead, f, p, _like in sorted(fresh, key=lambda c: (c[3], -c[2]))]
+
+
 def ranked_questions(
     claim: Claim, kind: str, transcript: str, *, asked: Iterable[str] = (),
     unsure: frozenset[Unsure] = frozenset(), ranker: QuestionRanker | None = None,
@@ -856,19 +889,8 @@ def ranked_questions(
     The lead-in quotes the claim ("You said the wait dropped from nine hours to just
     under six."); a question already ``asked`` is not repeated.
     """
-    clause = said_clause(claim.text, talk=transcript, unsure=unsure)
-    if not clause:
-        return []
-    done = {q.strip().lower() for q in asked}
-    lead_in = f"You said {clause}."
-    said = lead_in.lower()
-    fresh = [
-        (lead_in, f.text, question_probability(claim, clause, f, transcript, ranker))
-        for f in frames_for(claim, transcript, kind, unsure=unsure)
-        # asked already, whatever was said between the quote and the question
-        if not any(d.startswith(said) and d.endswith(f.text.lower()) for d in done)
-    ]
-    return sorted(fresh, key=lambda lqp: (any(lqp[1].lower() in d for d in done), -lqp[2]))
+    found = _candidates(claim, kind, transcript, asked=asked, unsure=unsure, ranker=ranker)
+    return [(lead, f.text, p) for lead, f, p in _ranked(found)]
 
 
 def grounded_questions(
