@@ -692,8 +692,8 @@ class Audience:
         self._last_focus = ""
         """The claim the last new question was about (:meth:`_relead`)."""
         self._next_plan: PlannedQuestion | None = None
-        """The plan the next new question keeps to, when :meth:`_grounded_next` chose to
-        stay on the last point."""
+        """The plan the next new question keeps to, as :meth:`_grounded_next` chose it (the
+        next planned one, or another on the last point)."""
         self.planned: list[PlannedQuestion] = []
         """What was asked about so far: one (claim, kind) per new question."""
         self.heard: list[tuple[str, str]] = []
@@ -1026,6 +1026,7 @@ class Audience:
         if made is not None and (
             not self.planned or (made.likelihood or 0.0) >= default_ranker().ask_above
         ):
+            self._next_plan = plans[0]  # what ask() would plan again
             return True
         # else another question on the point just asked about: it needs no new quote, and
         # blind reviewers accepted such questions far more often (rounds o-r: 45-97 %
