@@ -14,7 +14,8 @@ from typing import Any
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def _commit() -> str:
+def commit() -> str:
+    """The checked-out commit, "+changes" when the tracked files differ from it."""
     root = Path(__file__).resolve().parent.parent
     try:
         sha = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, check=True,
@@ -45,7 +46,7 @@ def write_results(name: str, figures: dict[str, Any]) -> Path:
     doc = {
         "bench": name,
         "date": dt.datetime.now().isoformat(timespec="seconds"),
-        "commit": _commit(),
+        "commit": commit(),
         "machine": machine(),
         "figures": figures,
     }

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from results import _commit, write_results  # noqa: E402
+from results import commit, write_results  # noqa: E402
 
 from coach.analysis import asking  # noqa: E402
 from coach.analysis.claims import spoken_numbers, talk_sentences  # noqa: E402
@@ -180,7 +180,7 @@ def main() -> int:
         "splits": sorted({r["split"] for r in data}),
         "excluded": sorted(args.exclude),
         "C": C,
-        "commit": _commit(),
+        "commit": commit(),
         "leave_one_set_out": cv,
     }
     doc = {"intercept": round(float(model.intercept_[0]), 4), "ask_above": ask_above,
