@@ -60,7 +60,7 @@ class ModelSpec:
     name: str
     """Short name used on the command line (tiny.en, base, en_US-joe-medium...)."""
     kind: str
-    """asr, tts or llm."""
+    """asr, tts, llm or parser."""
     description: str
     """One line for `coach models list`."""
     license: str
@@ -200,6 +200,7 @@ def fetch(name: str, *, force: bool = False, progress=None) -> Path:  # type: ig
         staged.mkdir()
         for mf in spec.files:
             out_path = staged / mf.name
+            out_path.parent.mkdir(parents=True, exist_ok=True)  # "parser/model"
             h = hashlib.sha256()
             with out_path.open("wb") as out:
                 for part in mf.parts:

@@ -30,8 +30,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from coach.analysis import syntax
 from coach.analysis.answers import content_stems
 from coach.analysis.claims import Claim, spoken_numbers, talk_sentences
+from coach.analysis.lexicon import unknown_words
 from coach.analysis.ranking import QuestionRanker, default_ranker, question_features
 from coach.text import STOP_WORDS
 
@@ -472,10 +474,19 @@ def quotable_clause(
     not speak to the audience ("you" in a talk is the audience, not the speaker), and
     hold no word of ``unsure`` where it was said (:func:`unsure_set`: a misheard word said
     back garbles the question).
+    With a sentence parser (:mod:`coach.analysis.syntax`), a candidate must also be a
+    whole clause as parsed: "we hire a part-time child" is not quoted from "we hire a
+    part-time child and youth bereavement worker"; and a "'d" the recogniser put before a
+    past tense ("we'd only went") is left out.
     The candidate with a figure and the fewest words wins. Cached: every frame of every
     claim asks for the clause it would quote.
     """
     text = " ".join(sentence.split()).rstrip(".!?")
+    parsed = syntax.parse(text)
+    if parsed is not None and (stray := syntax.stray_would(parsed)):
+        for start, end in reversed(stray):
+            text = text[:start].rstrip() + text[end:]
+        parsed = syntax.parse(text)
     cuts = (
         [0] + [x for m in _CHUNK_SPLIT.finditer(text) for x in (m.start(), m.end())] + [len(text)]
     )
@@ -542,6 +553,11 @@ def quotable_clause(
                 continue  # "worse because the clippers": the cause was cut off
             if unsure and has_unsure(part, unsure):
                 continue  # "bring the haul down": a word the recogniser guessed
+            if unknown_words(part):
+                continue  # "re-prined": no English word, the recogniser made it up
+            at = text.find(part, pieces[i][0])
+            if parsed is not None and not syntax.whole_clause(parsed, at, at + len(part)):
+                continue  # "we hire a part-time child [and youth bereavement worker]"
             if _OPENING_PRONOUN.match(part) and (
                 len(words) < 8 or (i and not re.search(rf"\b{_NUMBER}", part.lower()))
             ):
@@ -690,7 +706,7 @@ FRAMES: tuple[Frame, ...] = (
        r"last year|same (?:months|period|time|week)|planned|expected|forecast|"
        r"usual|normal|typical|average|record|rose|fell|dropped|grew|increase|decrease)\b",
        near=1,
-       avoid="change estimate future money plan metric"),
+       avoid="change estimate future money plan metric own_story"),
     _f("evidence", "study", "Who carried out that study, and how large was it?",
        r"\b(university|institute|independent|department|called|partnership|association|"
        r"society|foundation|(?:my|our) (?:own )?(?:survey|study)|(?:i|we) (?:surveyed|ran|did)|"
@@ -738,10 +754,10 @@ FRAMES: tuple[Frame, ...] = (
        r"nothing else)", near=1, avoid="future plan estimate money motive"),
     _f("evidence", "anecdote", "How often does that happen?",
        r"\b(every (?:day|week|month)|often|regularly|most (?:days|weeks)|times a)", near=1,
-       avoid="money future plan period unit"),
+       avoid="money future plan period unit story"),
     _f("evidence", "shift", "Is that a trend, or could it be a one-off?",
        r"\b(every year|each year|for years|trend|steadily|consistently|year after year|"
-       r"again and again)", near=1, avoid="intervention estimate future money"),
+       r"again and again)", near=1, avoid="intervention estimate future money own_story"),
     # method
     _f("method", "result metric", "How was that measured?", _MEASURED, near=2,
        avoid="estimate future money"),
@@ -787,6 +803,10 @@ def frames_for(
     found = facets(clause) | (facets(claim.text) & {"intervention", "date"})
     if FACET_PATTERNS["conditional"].search(claim.text.lower()):
         found -= {"plan", "future"}  # "if we don't get it, we'll be back with a bucket"
+    parsed = syntax.parse(claim.text)
+    teller = syntax.told_past(parsed) if parsed is not None else ""
+    if teller:
+        found |= {"story", "own_story"} if teller == "i" else {"story"}
     sentences = _spoken_sentences(transcript)
     before = " ".join(sentences[max(0, claim.index - 2) : claim.index])
     if "change" in found and FACET_PATTERNS["intervention"].search(before):

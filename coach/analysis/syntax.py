@@ -1,0 +1,215 @@
+"""Sentence structure: which words of a sentence depend on which (a dependency parse).
+
+A listener quoting a speaker back says a whole clause: "we hire a part-time child and
+youth bereavement worker", not "we hire a part-time child". Cutting a sentence at commas
+and joining words cannot tell the two apart; a parse can. The parser is spaCy's
+``en_core_web_sm`` (a small CPU model, about 13 ms a sentence), loaded once and lazily by
+:func:`default_parser`; everything else here is pure and works on a :class:`Parse`, so it
+can be tested with a parse written by hand.
+
+Without spaCy or its model the audience still asks questions (the cut-and-check rules of
+:mod:`coach.analysis.asking` alone).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import threading
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_PARSER = "en_core_web_sm"
+"""The manifest name of the default parser model."""
+
+
+@dataclass(frozen=True)
+class Token:
+    """One word or mark of a parsed sentence."""
+
+    text: str
+    start: int
+    """Offset of its first character in the parsed text (characters)."""
+    tag: str
+    """Penn Treebank tag: VBD (verb, past tense), NN (noun), MD (modal)..."""
+    pos: str
+    """Universal part of speech: VERB, AUX, NOUN, PROPN, PRON, NUM, ADJ, PUNCT..."""
+    dep: str
+    """Its relation to its head: nsubj, dobj, pobj, conj, ROOT... (ClearNLP labels)."""
+    head: int
+    """Index of the word it depends on (its own index for the root)."""
+
+    @property
+    def end(self) -> int:
+        """Offset just after its last character."""
+        return self.start + len(self.text)
+
+
+@dataclass(frozen=True)
+class Parse:
+    """A sentence and its dependency parse (hashable: analysis functions cache on it)."""
+
+    text: str
+    tokens: tuple[Token, ...]
+
+
+_SUBJECT = frozenset({"nsubj", "nsubjpass", "expl", "csubj", "csubjpass"})
+_NEEDED_AFTER = frozenset({
+    "pobj", "dobj", "attr", "acomp", "pcomp", "xcomp", "ccomp", "compound", "amod", "det",
+    "nummod", "poss", "case", "dative", "oprd", "prt", "neg", "aux", "auxpass", "agent",
+    "quantmod", "nmod", "predet", "preconj", "nsubj", "nsubjpass",
+})  # fmt: skip
+"""Relations whose word, when cut off after a quote, leaves the quote unfinished
+("reviewed in September against", "every fourth-form student")."""
+_NEEDED_BEFORE = frozenset({
+    "nsubj", "nsubjpass", "aux", "auxpass", "det", "amod", "compound", "nummod", "poss",
+    "neg", "predet", "quantmod", "nmod", "case", "expl",
+})  # fmt: skip
+"""Relations whose word, when cut off before a quote, leaves it without its subject or
+the start of a noun phrase ("[we] charged two pounds")."""
+_NOMINAL = frozenset({"NOUN", "PROPN", "NUM", "ADJ", "PRON"})
+_FRAGMENT_HEADS = frozenset({"relcl", "acl", "pcomp", "csubj", "csubjpass", "pobj", "amod"})
+
+
+def _inside(tokens: tuple[Token, ...], start: int, end: int) -> set[int]:
+    return {i for i, t in enumerate(tokens) if t.start >= start and t.end <= end}
+
+
+def whole_clause(parse: Parse, start: int, end: int) -> bool:
+    """Whether ``parse.text[start:end]`` is a whole clause a listener could quote (pure).
+
+    Whole means: one head word (a verb with its subject inside), no word inside that
+    needs one left outside (an object, the rest of a noun phrase, a coordinated noun:
+    "a part-time child [and youth bereavement worker]"), and no subject or noun-phrase
+    start left outside before it. Adjuncts may be left out: "we only went to one metre
+    depth" is whole without "in the dry season".
+    """
+    tokens = parse.tokens
+    inside = _inside(tokens, start, end)
+    if not inside:
+        return False
+    heads = [
+        i for i in inside
+        if (tokens[i].head not in inside or tokens[i].head == i)
+        and tokens[i].pos not in ("PUNCT", "CCONJ", "SPACE")
+        and tokens[i].dep not in ("cc", "punct", "intj", "advmod", "prep", "mark")
+    ]  # fmt: skip
+    if len(heads) != 1:
+        return False
+    head = tokens[heads[0]]
+    if head.pos not in ("VERB", "AUX") or head.dep in _FRAGMENT_HEADS:
+        return False
+    if not any(tokens[j].dep in _SUBJECT and tokens[j].head == heads[0] for j in inside):
+        return False
+    lo, hi = min(inside), max(inside)
+    for j, t in enumerate(tokens):
+        if j in inside or t.head not in inside or t.dep == "punct":
+            continue
+        if j > hi and (
+            t.dep in _NEEDED_AFTER or (t.dep == "conj" and tokens[t.head].pos in _NOMINAL)
+        ):
+            return False
+        if j < lo and t.dep in _NEEDED_BEFORE:
+            return False
+    return True
+
+
+def stray_would(parse: Parse) -> list[tuple[int, int]]:
+    """Spans of a contracted "'d" before a plain past tense, which the recogniser adds
+    ("we'd only went" for "we only went"): (start, end) offsets of each "'d" (pure)."""
+    out = []
+    for t in parse.tokens:
+        if t.text.lower() in ("'d", "’d") and t.tag == "MD":
+            head = parse.tokens[t.head]
+            if head.tag == "VBD" and head.start > t.start:
+                out.append((t.start, t.end))
+    return out
+
+
+def told_past(parse: Parse) -> str:
+    """Who of the speaker's side the sentence's main verb tells about, in the past: "i"
+    ("I watched a lot of videos", "I had failed two papers"), "we" ("we sampled in the dry
+    season"), or "" (not the speaker, or not the past): a story, not a pattern (pure)."""
+    for i, t in enumerate(parse.tokens):
+        if t.dep != "ROOT":
+            continue
+        past = t.tag == "VBD" or any(
+            a.head == i and a.dep in ("aux", "auxpass") and a.tag == "VBD" for a in parse.tokens
+        )
+        for s in parse.tokens:
+            if past and s.head == i and s.dep in _SUBJECT and s.text.lower() in ("i", "we"):
+                return s.text.lower()
+        return ""
+    return ""
+
+
+class Parser:
+    """A loaded spaCy pipeline (tagger and parser only) behind :meth:`parse`."""
+
+    def __init__(self, nlp) -> None:  # type: ignore[no-untyped-def]
+        self._nlp = nlp
+        self._lock = threading.Lock()
+        self.parse = functools.lru_cache(maxsize=2048)(self._parse)
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> Parser:
+        """The parser at ``path`` (a spaCy model folder) or the installed default.
+
+        Raises:
+            ModelError: spaCy is missing, or the model is not installed (says the command).
+        """
+        from coach.errors import ModelError
+
+        if path is None:
+            from coach.models import installed_path
+
+            path = installed_path(DEFAULT_PARSER, kind="parser")
+        try:
+            import spacy
+        except ImportError as exc:
+            raise ModelError(f"the parser needs spaCy: pip install 'spacy>=3.8' ({exc})") from exc
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # W095: a 3.6 model under spaCy 3.8 loads fine
+            try:
+                nlp = spacy.load(str(path), exclude=["ner", "lemmatizer"])
+            except (OSError, ValueError) as exc:
+                raise ModelError(f"cannot load the parser model {path}: {exc}") from exc
+        return cls(nlp)
+
+    def _parse(self, text: str) -> Parse:
+        with self._lock:  # a spaCy pipeline is not safe to call from two threads at once
+            doc = self._nlp(text)
+        return Parse(text, tuple(
+            Token(t.text, t.idx, t.tag_, t.pos_, t.dep_, t.head.i) for t in doc
+        ))  # fmt: skip
+
+
+_default: Parser | None = None
+_default_tried = False
+_default_lock = threading.Lock()
+
+
+def default_parser() -> Parser | None:
+    """The default parser, loaded on first use; None when spaCy or its model is missing
+    (said once in the log) or ``COACH_PARSER=off``."""
+    global _default, _default_tried
+    if os.environ.get("COACH_PARSER", "").lower() in ("off", "0", "no", "none"):
+        return None
+    with _default_lock:
+        if not _default_tried:
+            _default_tried = True
+            try:
+                _default = Parser.load()
+            except Exception as exc:  # noqa: BLE001 - questions still work without it
+                logger.warning("no sentence parser (%s); quotes are checked by rule only", exc)
+    return _default
+
+
+def parse(text: str) -> Parse | None:
+    """``text`` parsed by :func:`default_parser`, or None without one."""
+    parser = default_parser()
+    return parser.parse(text) if parser is not None else None

@@ -1,0 +1,102 @@
+"""Sentence structure (coach.analysis.syntax) and the English word list (lexicon).
+
+The rules are tested on parses written by hand; one test runs the real parser model."""
+
+import pytest
+
+from coach.analysis import asking, lexicon, syntax
+from coach.analysis.syntax import Parse, Token
+
+
+def _parse(rows: str) -> Parse:
+    """A parse from "word TAG POS dep head" rows (head = index of the word it hangs on)."""
+    tokens, text = [], ""
+    for row in rows.strip().splitlines():
+        word, tag, pos, dep, head = row.split()
+        if text and pos != "PUNCT" and not word.startswith("'"):
+            text += " "
+        tokens.append(Token(word, len(text), tag, pos, dep, int(head)))
+        text += word
+    return Parse(text, tuple(tokens))
+
+
+HIRE = _parse("""
+we PRP PRON nsubj 1
+hire VBP VERB ROOT 1
+a DT DET det 4
+part-time JJ ADJ amod 4
+child NN NOUN dobj 1
+and CC CCONJ cc 4
+youth NN NOUN compound 8
+bereavement NN NOUN compound 8
+worker NN NOUN conj 4
+""")
+
+WENT = _parse("""
+we PRP PRON nsubj 3
+'d MD AUX aux 3
+only RB ADV advmod 3
+went VBD VERB ROOT 3
+to IN ADP prep 3
+one CD NUM nummod 6
+depth NN NOUN pobj 4
+in IN ADP prep 3
+the DT DET det 10
+dry JJ ADJ amod 10
+season NN NOUN pobj 7
+""")
+
+
+def _span(parse: Parse, words: str) -> tuple[int, int]:
+    at = parse.text.index(words)
+    return at, at + len(words)
+
+
+def test_whole_clause_keeps_a_coordinated_noun_phrase_together():
+    assert not syntax.whole_clause(HIRE, *_span(HIRE, "we hire a part-time child"))
+    assert syntax.whole_clause(HIRE, *_span(HIRE, HIRE.text))
+
+
+def test_whole_clause_may_leave_out_an_adjunct_but_not_an_object_or_subject():
+    assert syntax.whole_clause(WENT, *_span(WENT, "we'd only went to one depth"))
+    assert not syntax.whole_clause(WENT, *_span(WENT, "we'd only went to"))  # object cut
+    assert not syntax.whole_clause(WENT, *_span(WENT, "only went to one depth"))  # no subject
+    assert not syntax.whole_clause(WENT, *_span(WENT, "in the dry season"))  # no verb
+
+
+def test_stray_would_finds_a_contraction_before_a_plain_past_tense():
+    assert syntax.stray_would(WENT) == [_span(WENT, "'d")]
+    assert syntax.stray_would(HIRE) == []
+
+
+def test_told_past_names_who_of_the_speakers_side_the_story_is_about():
+    assert syntax.told_past(WENT) == "we"
+    assert syntax.told_past(HIRE) == ""  # present tense: a proposal
+    videos = _parse("""
+    I PRP PRON nsubj 1
+    watched VBD VERB ROOT 1
+    videos NNS NOUN dobj 1
+    """)
+    assert syntax.told_past(videos) == "i"
+
+
+def test_unknown_words_are_made_up_words_not_names_numbers_or_british_spellings():
+    assert lexicon.unknown_words("painted over and re-prined twice a year") == ["prined"]
+    assert lexicon.unknown_words("the Coleraine colour centre, one metre, 26 kilos") == []
+    assert lexicon.unknown_words("it's what we'd organise") == []
+
+
+def test_a_made_up_word_is_never_quoted():
+    sentence = "We'd like it designated as a legal wall, painted over and re-prined twice a year."
+    assert "re-prined" not in asking.quotable_clause(sentence)
+
+
+@pytest.mark.models
+def test_the_parser_model_quotes_whole_clauses_and_drops_a_stray_would():
+    assert syntax.default_parser() is not None
+    hire = "So I'm proposing we hire a part-time child and youth bereavement worker."
+    assert "bereavement worker" in asking.quotable_clause(hire)
+    went = "We'd only went to 1 meter depth, and in some places the peat goes much deeper."
+    assert asking.quotable_clause(went).startswith("We only went")
+    cut = "My proposal is a twelve-month contract reviewed in September against the targets."
+    assert not asking.quotable_clause(cut).endswith("against")
