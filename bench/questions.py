@@ -48,6 +48,7 @@ PERSONAS = ("curious", "skeptical", "expert", "described")
 SPLITS = (
     "dev", "test", "holdout", "final", "sealed", "sealed2", "sealed3", "sealed4", "sealed5",
     "sealed6", "sealed7", "sealed8", "sealed9", "sealed10", "sealed11", "sealed12", "sealed13",
+    "sealed14",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,

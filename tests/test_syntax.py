@@ -69,15 +69,68 @@ def test_stray_would_finds_a_contraction_before_a_plain_past_tense():
     assert syntax.stray_would(HIRE) == []
 
 
+SAMPLED = _parse("""
+we PRP PRON nsubj 1
+sampled VBD VERB ROOT 1
+in IN ADP prep 1
+the DT DET det 4
+season NN NOUN pobj 2
+""")
+
+HEIFER = _parse("""
+the DT DET det 1
+heifer NN NOUN nsubj 2
+went VBD VERB ROOT 2
+down RP ADP prt 2
+""")
+
+OPEN_BY = _parse("""
+we PRP PRON nsubj 3
+'d MD AUX aux 3
+have VB AUX aux 3
+had VBN VERB ROOT 3
+her PRP PRON dobj 3
+open JJ ADJ oprd 3
+""")
+
+
 def test_told_past_names_who_of_the_speakers_side_the_story_is_about():
-    assert syntax.told_past(WENT) == "we"
+    assert syntax.told_past(SAMPLED) == "we"
     assert syntax.told_past(HIRE) == ""  # present tense: a proposal
+    assert syntax.told_past(WENT) == ""  # "'d ... went": not plainly the past
     videos = _parse("""
     I PRP PRON nsubj 1
     watched VBD VERB ROOT 1
     videos NNS NOUN dobj 1
     """)
     assert syntax.told_past(videos) == "i"
+
+
+def test_one_event_is_one_definite_thing_that_happened_not_a_count():
+    assert syntax.one_event(HEIFER)
+    assert not syntax.one_event(SAMPLED)  # the speaker's side: told_past's
+    assert not syntax.one_event(HIRE)
+
+
+def test_would_have_is_what_did_not_happen():
+    assert syntax.would_have(OPEN_BY)
+    assert not syntax.would_have(WENT)
+    assert not syntax.would_have(SAMPLED)
+
+
+def test_a_meeting_procedure_and_a_report_back_promise_are_not_questioned_as_plans():
+    talk = (
+        "We propose three covers on roller reels for the main pool. "
+        "We'll come back to you after the first season with the actual gas figures. "
+        "Questions first, then we'll vote by show of hands."
+    )
+    from coach.analysis.claims import find_claims
+
+    asked = [
+        f.text for c in find_claims(talk) for f in asking.frames_for(c, talk)
+    ]  # fmt: skip
+    assert "What will you measure to know whether it's working?" not in asked
+    assert not asking.quotable_clause("Questions first, then we'll vote by show of hands.")
 
 
 def test_unknown_words_are_made_up_words_not_names_numbers_or_british_spellings():

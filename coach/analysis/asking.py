@@ -352,7 +352,8 @@ _ASIDE = re.compile(
     r"(?:i'm|i am|we're|we are) here (?:about|for)|the other thing|"
     r"(?:want|like|have) to be (?:upfront|honest|clear|straight|frank)|"
     r"want to (?:talk|share|tell|give|take|start)|"
-    r"vote on it|circulate|let you know|want to (?:report|update|explain|present|walk|pitch)|"
+    r"vote on it|(?:vote|voting) by (?:a )?show of hands|questions first|circulate|"
+    r"let you know|want to (?:report|update|explain|present|walk|pitch)|"
     r"^(?:he|she|they|management|people|someone) (?:said|says|will say|told|tells)|"
     r"end of (?:the|tonight's|today's) meeting|this is (?:really )?(?:a|an|the|my|our) "
     r"(?:report|update|proposal)|"
@@ -685,7 +686,7 @@ _CHECKING = (
     r"(?:we|i)(?:'ll|'d| will| would) (?:measure|track|count|report|compare|check|review|"
     r"look|watch|monitor)|"
     r"review (?:it|the)|measure|track|success|judge|evaluate|criteria|if it works|"
-    r"if it doesn't)"
+    r"if it doesn't|come back to (?:you|the \w+)|(?:actual|real|final) (?:figures|numbers|results))"
 )
 
 FRAMES: tuple[Frame, ...] = (
@@ -710,9 +711,9 @@ FRAMES: tuple[Frame, ...] = (
     _f("evidence", "study", "Who carried out that study, and how large was it?",
        r"\b(university|institute|independent|department|called|partnership|association|"
        r"society|foundation|(?:my|our) (?:own )?(?:survey|study)|(?:i|we) (?:surveyed|ran|did)|"
-       r"(?:\w+ )?(?:hundred|thousand) "
-       r"(?:people|schools|streets|patients|students|households|participants))", near=0,
-       avoid="future"),
+       rf"{_NUMBER}[\w-]* (?:\w+ )?(?:people|schools|streets|patients|students|households|"
+       r"participants|members|farmers|families|residents|staff|customers|users|volunteers))",
+       near=0, avoid="future"),
     _f("evidence", "money future costword", "Is that figure a firm quote, or still an estimate?",
        r"\b(quote[sd]?|tender|invoice|fixed price|estimate)", near=0, avoid="result change"),
     # objection: the strongest doubt
@@ -754,17 +755,19 @@ FRAMES: tuple[Frame, ...] = (
        r"nothing else)", near=1, avoid="future plan estimate money motive"),
     _f("evidence", "anecdote", "How often does that happen?",
        r"\b(every (?:day|week|month)|often|regularly|most (?:days|weeks)|times a)", near=1,
-       avoid="money future plan period unit story"),
+       avoid="money future plan period unit story event"),
     _f("evidence", "shift", "Is that a trend, or could it be a one-off?",
        r"\b(every year|each year|for years|trend|steadily|consistently|year after year|"
-       r"again and again)", near=1, avoid="intervention estimate future money own_story"),
+       r"again and again|came back|recovered|bounced back|back to (?:normal|where)|"
+       r"picked (?:back )?up)", near=2,
+       avoid="intervention estimate future money own_story event"),
     # method
     _f("method", "result metric", "How was that measured?", _MEASURED, near=2,
        avoid="estimate future money"),
     _f("method", "change intervention", "Was it measured the same way before and after?",
        None, avoid="estimate future money"),
     _f("method", "study", "How were the people or places in it chosen?",
-       r"\b(random|chosen|picked|selected|volunteered|every (?:school|street|ward|class))",
+       r"\b(random|chosen|picked|selected|volunteer\w*|every (?:school|street|ward|class))",
        near=0, avoid="future money"),
     _f("method", "plan", "What will you measure to know whether it's working?",
        _CHECKING, near=-1),
@@ -791,6 +794,10 @@ def _spoken_sentences(transcript: str) -> tuple[str, ...]:
     return tuple(spoken_numbers(s) for s in talk_sentences(transcript))
 
 
+_MEASURED_FACETS = frozenset({"tally", "result", "change", "shift", "period", "metric"})
+"""Facets of something that happened and was counted or measured."""
+
+
 def frames_for(
     claim: Claim, transcript: str, kind: str | None = None, *,
     unsure: frozenset[Unsure] = frozenset(),
@@ -803,10 +810,14 @@ def frames_for(
     found = facets(clause) | (facets(claim.text) & {"intervention", "date"})
     if FACET_PATTERNS["conditional"].search(claim.text.lower()):
         found -= {"plan", "future"}  # "if we don't get it, we'll be back with a bucket"
-    parsed = syntax.parse(claim.text)
+    parsed = syntax.parse(clause)  # the clause asked about: "I took ... and they went from"
     teller = syntax.told_past(parsed) if parsed is not None else ""
     if teller:
         found |= {"story", "own_story"} if teller == "i" else {"story"}
+    if parsed is not None and syntax.would_have(parsed):
+        found -= _MEASURED_FACETS  # "we'd have had her open by half-past": it did not happen
+    if parsed is not None and "figure" not in found and syntax.one_event(parsed):
+        found |= {"event"}  # "the heifer had nerve damage and went down": not a pattern
     sentences = _spoken_sentences(transcript)
     before = " ".join(sentences[max(0, claim.index - 2) : claim.index])
     if "change" in found and FACET_PATTERNS["intervention"].search(before):
