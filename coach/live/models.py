@@ -6,6 +6,7 @@ import logging
 import os
 import threading
 
+from coach.analysis import syntax
 from coach.asr import AsrOptions, Transcriber
 from coach.errors import one_line
 from coach.llm import ChatModel, LlmOptions
@@ -50,7 +51,8 @@ def session_threads(*, with_llm: bool, cpus: int | None = None) -> tuple[int, in
 
 
 class Models:
-    """The three models, loaded once: the recogniser now, the LLM and voice in the background.
+    """The models, loaded once: the recogniser now; the voice, the LLM and the audience's
+    sentence parser in the background.
 
     ``llm()`` and ``speaker()`` wait for the background load. A model that fails to load is
     reported once as a warning and the session goes on without it (questions built from the
@@ -122,6 +124,9 @@ class Models:
                 self._llm = ChatModel.load(self._llm_options)
             except Exception as exc:  # noqa: BLE001 - questions built from the talk
                 self.errors["llm"] = one_line(exc)
+        # the audience's sentence parser (about 1 s), not when the first question is due;
+        # without it, quotes are checked by rule alone (said once in the log)
+        syntax.default_parser()
 
     def cancel_generation(self) -> None:
         """Stop the LLM's generation at its next token, without waiting for the load (a
