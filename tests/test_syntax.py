@@ -153,3 +153,17 @@ def test_the_parser_model_quotes_whole_clauses_and_drops_a_stray_would():
     assert asking.quotable_clause(went).startswith("We only went")
     cut = "My proposal is a twelve-month contract reviewed in September against the targets."
     assert not asking.quotable_clause(cut).endswith("against")
+
+
+def test_past_verb_is_the_main_verb_in_the_past():
+    assert syntax.past_verb(SAMPLED)
+    assert syntax.past_verb(HEIFER)
+    assert not syntax.past_verb(HIRE)
+    assert not syntax.past_verb(OPEN_BY)  # "we'd have had": what would have happened
+
+
+def test_an_approximate_count_is_no_change_and_one_is_no_count():
+    assert "change" not in asking.facets("more than forty cooks trained under her")
+    assert "change" in asking.facets("visits fell from forty to twenty")
+    assert "tally" not in asking.facets("one of the guys had one on his phone")
+    assert "tally" in asking.facets("we had three hundred forty visitors")

@@ -207,6 +207,14 @@ def facets(text: str) -> frozenset[str]:
         found.discard("result")  # "we were surprised" is no measured result
     if "change" in found and not has_figure and not re.search(r"\bthan\b", low):
         found.discard("change")
+    approx = re.sub(rf"\b(?:more|fewer|less) than (?=(?:a |an |about |roughly )?{_NUMBER})",
+                    " ", low)  # fmt: skip
+    if "change" in found and not FACET_PATTERNS["change"].search(approx):
+        found.discard("change")  # "more than forty cooks trained under her": a count
+    counted = re.sub(r"\bone\b(?! (?:in|hundred|thousand|million|point|third|quarter|half))",
+                     " ", low)  # fmt: skip
+    if "tally" in found and not FACET_PATTERNS["tally"].search(counted):
+        found.discard("tally")  # "one of the guys had one on his phone": no count
     if (
         re.search(r"\bfrom \w+(?: \w+)? (?:to|till|until) \w+", low)
         and re.search(
@@ -731,7 +739,8 @@ FRAMES: tuple[Frame, ...] = (
        None, avoid="estimate future money"),
     # cost or side effect
     _f("cost", "plan", "Are there any side effects you're worried about?",
-       r"\b(side effects?|downsides?|the risk|risks|worry|concern)", near=-1),
+       r"\b(side effects?|downsides?|drawbacks?|trade-?offs?|the risk|risks|worry|"
+       r"concern)", near=-1),
     _f("cost", "money outlay", "What did most of that money go on?",
        r"\b(mostly|most of (?:it|that)|went on|goes on|breaks? down|of which|split between|"
        r"made up of)", near=1, avoid="future estimate"),
@@ -770,7 +779,7 @@ FRAMES: tuple[Frame, ...] = (
        r"\b(random|chosen|picked|selected|volunteer\w*|every (?:school|street|ward|class))",
        near=0, avoid="future money"),
     _f("method", "plan", "What will you measure to know whether it's working?",
-       _CHECKING, near=-1),
+       _CHECKING, near=-1, avoid="study"),
     # limits
     _f("limits", "change intervention", "Did that hold for everyone, or mostly for some groups?",
        r"\b(among|mostly|especially|for (?:all|every)|biggest (?:jump|gain|change)|"
@@ -816,8 +825,17 @@ def frames_for(
         found |= {"story", "own_story"} if teller == "i" else {"story"}
     if parsed is not None and syntax.would_have(parsed):
         found -= _MEASURED_FACETS  # "we'd have had her open by half-past": it did not happen
-    if parsed is not None and "figure" not in found and syntax.one_event(parsed):
-        found |= {"event"}  # "the heifer had nerve damage and went down": not a pattern
+    timeless = FACET_PATTERNS["unit"].sub(" ", clause.lower())  # "half an hour later": when
+    if (
+        parsed is not None and not re.search(rf"\b{_NUMBER}", timeless) and syntax.one_event(parsed)
+    ):  # "the heifer had nerve damage and went down": one thing that happened, no pattern
+        found = (found | {"event"}) - _MEASURED_FACETS
+    if (
+        parsed is not None
+        and syntax.past_verb(parsed)
+        and not re.search(r"\b(will|'ll|would|'d|going to|gonna|to)\b", clause.lower())
+    ):
+        found -= {"future", "plan"}  # "from July, we started batching": under way already
     sentences = _spoken_sentences(transcript)
     before = " ".join(sentences[max(0, claim.index - 2) : claim.index])
     if "change" in found and FACET_PATTERNS["intervention"].search(before):

@@ -148,20 +148,33 @@ def stray_would(parse: Parse) -> list[tuple[int, int]]:
     return out
 
 
-def told_past(parse: Parse) -> str:
-    """Who of the speaker's side the sentence's main verb tells about, in the past: "i"
-    ("I watched a lot of videos", "I had failed two papers"), "we" ("we sampled in the dry
-    season"), or "" (not the speaker, or not the past: "we've got fourteen teams"): a
-    story, not a pattern (pure)."""
+def _past_root(parse: Parse) -> int | None:
+    """The index of the main verb when it is in the past tense ("went", "was going",
+    "had failed"; not "'ve got", not "'d have had"), else None."""
     for i, t in enumerate(parse.tokens):
         if t.dep != "ROOT":
             continue
         auxes = [a for a in parse.tokens if a.head == i and a.dep in ("aux", "auxpass")]
         past = (t.tag == "VBD" and not auxes) or any(a.tag == "VBD" for a in auxes)
-        for s in parse.tokens:
-            if past and s.head == i and s.dep in _SUBJECT and s.text.lower() in ("i", "we"):
+        return i if past else None
+    return None
+
+
+def past_verb(parse: Parse) -> bool:
+    """Whether the sentence's main verb is in the past tense (pure)."""
+    return _past_root(parse) is not None
+
+
+def told_past(parse: Parse) -> str:
+    """Who of the speaker's side the sentence's main verb tells about, in the past: "i"
+    ("I watched a lot of videos", "I had failed two papers"), "we" ("we sampled in the dry
+    season"), or "" (not the speaker, or not the past: "we've got fourteen teams"): a
+    story, not a pattern (pure)."""
+    root = _past_root(parse)
+    for s in parse.tokens:
+        if root is not None and s.head == root and s.dep in _SUBJECT:
+            if s.text.lower() in ("i", "we"):
                 return s.text.lower()
-        return ""
     return ""
 
 
