@@ -48,13 +48,14 @@ PERSONAS = ("curious", "skeptical", "expert", "described")
 SPLITS = (
     "dev", "test", "holdout", "final", "sealed", "sealed2", "sealed3", "sealed4", "sealed5",
     "sealed6", "sealed7", "sealed8", "sealed9", "sealed10", "sealed11", "sealed12", "sealed13",
-    "sealed14",
+    "sealed14", "sealed15", "sealed16",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
 after the round before it, and is held out only for the round that first measured it:
 holdout (round e), final (f), sealed (g), sealed2 (h), sealed3 (i), sealed4 (j), sealed5 (k),
-sealed6 (l), sealed7 (m), sealed8 (n)."""
+sealed6 (l), sealed7 (m), sealed8 (n), sealed9 (o) ... sealed13 (s), sealed14 (t),
+sealed15 (u), sealed16 (v)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
@@ -293,6 +294,12 @@ def build_reviews(seed: int, models: list[str] | None = None, prefix: str = "q")
     gen_file.write_text(json.dumps({**old_perf, **perf}, indent=2) + "\n")
 
 
+def _as_judged(question: str) -> str:
+    """A verdict's question without the '(right after "...")' context a reviewer may have
+    copied with it from the review file."""
+    return re.sub(r'^\(right after ".*?"\) ', "", question, flags=re.S)
+
+
 def score_verdicts(out: Path, name: str, *, group_by: str = "talk") -> int:
     """Join the blind verdicts with the key and write ``bench/results/NAME.json``.
 
@@ -314,7 +321,7 @@ def score_verdicts(out: Path, name: str, *, group_by: str = "talk") -> int:
     unjudged = 0
     for item in key:
         judged = [v for v in verdicts.get(item["id"], [])
-                  if v.get("question", item["question"]) == item["question"]]  # fmt: skip
+                  if _as_judged(v.get("question", item["question"])) == item["question"]]  # fmt: skip
         if not judged:
             unjudged += 1
             continue

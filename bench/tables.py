@@ -40,6 +40,9 @@ def questions() -> str:
     ]
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
     order = {
+        "sealed16": -13,
+        "sealed15": -12,
+        "sealed14": -11,
         "sealed13": -10,
         "sealed12": -9,
         "sealed11": -8,
@@ -94,6 +97,15 @@ def questions() -> str:
         "default-s": "round s (bddb85c, the final code), 0.5B loaded as in coach rehearse",
         "prev-s": "round s: round n's code (c127ded)",
         "qwen2.5-coder-0.5b-instruct-s": "qwen2.5-coder-0.5b-instruct, round s",
+        "default-t": "round t (f62435f, the sentence parser), 0.5B loaded as in coach rehearse",
+        "prev-t": "round t: round s's code (ff25d78)",
+        "qwen2.5-coder-0.5b-instruct-t": "qwen2.5-coder-0.5b-instruct, round t",
+        "default-u": "round u (fd11cb8), 0.5B loaded as in coach rehearse",
+        "prev-u": "round u: round s's code (ff25d78)",
+        "qwen2.5-coder-0.5b-instruct-u": "qwen2.5-coder-0.5b-instruct, round u",
+        "default-v": "round v (e5efb51, the final code), 0.5B loaded as in coach rehearse",
+        "prev-v": "round v: round s's code (ff25d78)",
+        "qwen2.5-coder-0.5b-instruct-v": "qwen2.5-coder-0.5b-instruct, round v",
     }
     """Which commit each grounded round measured (grounded questions need no model)."""
     names = {"coach": "coach, model's wording", "coach-llm": "coach, model's wording",
