@@ -320,8 +320,9 @@ def score_verdicts(out: Path, name: str, *, group_by: str = "talk") -> int:
     rules: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     unjudged = 0
     for item in key:
+        asked = item["question"]
         judged = [v for v in verdicts.get(item["id"], [])
-                  if _as_judged(v.get("question", item["question"])) == item["question"]]  # fmt: skip
+                  if _as_judged(v.get("question", asked)) == asked]  # fmt: skip
         if not judged:
             unjudged += 1
             continue
