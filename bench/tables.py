@@ -94,7 +94,7 @@ def questions() -> str:
         "default-r": "round r (b914f89), 0.5B loaded as in coach rehearse",
         "prev-r": "round r: round n's code (c127ded)",
         "qwen2.5-coder-0.5b-instruct-r": "qwen2.5-coder-0.5b-instruct, round r",
-        "default-s": "round s (bddb85c, the final code), 0.5B loaded as in coach rehearse",
+        "default-s": "round s (bddb85c), 0.5B loaded as in coach rehearse",
         "prev-s": "round s: round n's code (c127ded)",
         "qwen2.5-coder-0.5b-instruct-s": "qwen2.5-coder-0.5b-instruct, round s",
         "default-t": "round t (f62435f, the sentence parser), 0.5B loaded as in coach rehearse",
