@@ -167,3 +167,13 @@ def test_an_approximate_count_is_no_change_and_one_is_no_count():
     assert "change" in asking.facets("visits fell from forty to twenty")
     assert "tally" not in asking.facets("one of the guys had one on his phone")
     assert "tally" in asking.facets("we had three hundred forty visitors")
+
+
+def test_a_past_expectation_a_self_introduction_and_a_spent_sum_are_no_plans():
+    assert "plan" not in asking.facets("i thought we would lose maybe a third of our bookings")
+    assert not asking.quotable_clause("I'm a postdoc at Stirling and I've got five minutes.")
+    talk = "The trial cost about twenty-three thousand dollars. It ran for ten weeks."
+    from coach.analysis.claims import find_claims
+
+    asked = [f.text for c in find_claims(talk) for f in asking.frames_for(c, talk)]
+    assert "Where will that money come from?" not in asked

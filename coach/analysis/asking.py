@@ -243,6 +243,8 @@ def facets(text: str) -> frozenset[str]:
         found -= {"result", "change", "shift", "period", "tally"}  # "if output drops..."
     if re.search(r"\b(was|were) going to\b", low) and not re.search(r"\b(will|'ll)\b", low):
         found -= {"future", "plan"}  # "she decided she was going to be a skater": the past
+    if re.search(r"\b(thought|expected|feared|assumed|worried|predicted)\b.*\b(would|'d)\b", low):
+        found -= {"future", "plan"}  # "I thought we would lose a third": what was expected
     if re.search(
         r"\b(want|going|like|here) to (?:share|talk|tell|show|explain|walk|present|"
         r"give|update)\b",
@@ -369,7 +371,10 @@ _ASIDE = re.compile(
     r"let's (?:start|begin|get|turn|move|look|talk|go|take|kick|dive|jump|wrap)|"
     r"out of the way|start with (?:the|a) (?:bit|part|hard|good|bad)|let (?:me|you) |"
     r"get ahead of|report back|come back to (?:you|this)|update you|"
-    r"(?:spend|take) (?:a few|a couple of|\w+) minutes|let's say)\b",
+    r"(?:spend|take) (?:a few|a couple of|\w+) minutes|let's say|"
+    r"(?:i've|i have|we've|we have) got (?:about |only |just )?(?:\w+ )?minutes|"
+    r"^(?:my name is|i'm (?:a|an) \w+(?: \w+)? (?:at|in|from|with|for))|"
+    r"the ask (?:is|today|tonight))\b",
     re.I,
 )
 _OPENING_PRONOUN = re.compile(r"^(it|this|that|they|these|those|there|he|she)\b", re.I)
@@ -713,7 +718,8 @@ FRAMES: tuple[Frame, ...] = (
     _f("evidence", "tally", "Is that more or less than usual?",
        r"\b(than|compared|up from|down from|a year ago|the year before|used to|previous|"
        r"last year|same (?:months|period|time|week)|planned|expected|forecast|"
-       r"usual|normal|typical|average|record|rose|fell|dropped|grew|increase|decrease)\b",
+       r"usual|normal|typical|average|record|rose|fell|dropped|grew|increase|decrease|"
+       r"best|worst|highest|lowest|biggest|busiest|quietest)\b",
        near=1,
        avoid="change estimate future money plan metric own_story"),
     _f("evidence", "study", "Who carried out that study, and how large was it?",
@@ -836,6 +842,8 @@ def frames_for(
         and not re.search(r"\b(will|'ll|would|'d|going to|gonna|to)\b", clause.lower())
     ):
         found -= {"future", "plan"}  # "from July, we started batching": under way already
+        if "money" in found:
+            found |= {"spent"}  # "the trial cost about twenty-three thousand dollars"
     sentences = _spoken_sentences(transcript)
     before = " ".join(sentences[max(0, claim.index - 2) : claim.index])
     if "change" in found and FACET_PATTERNS["intervention"].search(before):

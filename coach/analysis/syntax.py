@@ -156,8 +156,18 @@ def _past_root(parse: Parse) -> int | None:
             continue
         auxes = [a for a in parse.tokens if a.head == i and a.dep in ("aux", "auxpass")]
         past = (t.tag == "VBD" and not auxes) or any(a.tag == "VBD" for a in auxes)
+        if t.tag == "VBP" and not auxes and t.text.lower() in _SAME_IN_PAST:
+            past = any(  # "the trial cost": a singular subject, so not the present
+                s.head == i and s.dep == "nsubj" and s.tag in ("NN", "NNP")
+                for s in parse.tokens
+            )  # fmt: skip
         return i if past else None
     return None
+
+
+_SAME_IN_PAST = frozenset("cost cut put set hit let hurt quit spread shut split".split())
+"""Verbs whose past tense is their plain form: the tagger may call "the trial cost" a
+present tense."""
 
 
 def past_verb(parse: Parse) -> bool:
