@@ -77,8 +77,8 @@ _UNPARSED = frozenset({"dep", "parataxis", "intj", "meta"})
 pile at a stand-up": "pilot" misheard); blind reviewers accepted none of 51 quotes with
 one (rounds d-s)."""
 _FRAGMENT_HEADS = frozenset({"relcl", "acl", "pcomp", "csubj", "csubjpass", "pobj", "amod"})
-
-
+"""Relations of a head word that make the quote part of something bigger: a relative
+clause ("which went from two teams to four"), a clause inside a phrase."""
 _SENTENCE_END = frozenset({".", "!", "?"})
 
 
@@ -148,21 +148,29 @@ def stray_would(parse: Parse) -> list[tuple[int, int]]:
     return out
 
 
+def _root(parse: Parse) -> int | None:
+    """The index of the sentence's main verb (the first root), or None."""
+    return next((i for i, t in enumerate(parse.tokens) if t.dep == "ROOT"), None)
+
+
+def _children(parse: Parse, head: int, deps: tuple[str, ...]) -> list[Token]:
+    return [t for t in parse.tokens if t.head == head and t.dep in deps]
+
+
 def _past_root(parse: Parse) -> int | None:
     """The index of the main verb when it is in the past tense ("went", "was going",
     "had failed"; not "'ve got", not "'d have had"), else None."""
-    for i, t in enumerate(parse.tokens):
-        if t.dep != "ROOT":
-            continue
-        auxes = [a for a in parse.tokens if a.head == i and a.dep in ("aux", "auxpass")]
-        past = (t.tag == "VBD" and not auxes) or any(a.tag == "VBD" for a in auxes)
-        if t.tag == "VBP" and not auxes and t.text.lower() in _SAME_IN_PAST:
-            past = any(  # "the trial cost": a singular subject, so not the present
-                s.head == i and s.dep == "nsubj" and s.tag in ("NN", "NNP")
-                for s in parse.tokens
-            )  # fmt: skip
-        return i if past else None
-    return None
+    i = _root(parse)
+    if i is None:
+        return None
+    t = parse.tokens[i]
+    auxes = _children(parse, i, ("aux", "auxpass"))
+    past = (t.tag == "VBD" and not auxes) or any(a.tag == "VBD" for a in auxes)
+    if t.tag == "VBP" and not auxes and t.text.lower() in _SAME_IN_PAST:
+        past = any(  # "the trial cost": a singular subject, so not the present
+            s.tag in ("NN", "NNP") for s in _children(parse, i, ("nsubj",))
+        )  # fmt: skip
+    return i if past else None
 
 
 _SAME_IN_PAST = frozenset("cost cut put set hit let hurt quit spread shut split".split())
@@ -181,44 +189,39 @@ def told_past(parse: Parse) -> str:
     season"), or "" (not the speaker, or not the past: "we've got fourteen teams"): a
     story, not a pattern (pure)."""
     root = _past_root(parse)
-    for s in parse.tokens:
-        if root is not None and s.head == root and s.dep in _SUBJECT:
-            if s.text.lower() in ("i", "we"):
-                return s.text.lower()
+    if root is None:
+        return ""
+    for s in _children(parse, root, tuple(_SUBJECT)):
+        if s.text.lower() in ("i", "we"):
+            return s.text.lower()
     return ""
 
 
 def would_have(parse: Parse) -> bool:
     """Whether the main verb says what would (could, might, should) have happened: "we'd
     have had her open by half-past" did not happen (pure)."""
-    for i, t in enumerate(parse.tokens):
-        if t.dep == "ROOT":
-            auxes = [a.text.lower() for a in parse.tokens if a.head == i and a.dep == "aux"]
-            modal = any(a in ("would", "'d", "’d", "could", "might", "should") for a in auxes)
-            return modal and any(a in ("have", "'ve") for a in auxes)
-    return False
+    i = _root(parse)
+    if i is None:
+        return False
+    auxes = [a.text.lower() for a in _children(parse, i, ("aux",))]
+    modal = any(a in ("would", "'d", "’d", "could", "might", "should") for a in auxes)
+    return modal and any(a in ("have", "'ve") for a in auxes)
 
 
 def one_event(parse: Parse) -> bool:
     """Whether the sentence's main verb tells one thing that happened to one definite
     thing or person, in the past ("the heifer had nerve damage and went down", "she
     left"), not a pattern or a count (pure)."""
-    for i, t in enumerate(parse.tokens):
-        if t.dep != "ROOT":
-            continue
-        if t.tag != "VBD" or any(a.head == i and a.dep == "aux" for a in parse.tokens):
-            return False
-        for s in parse.tokens:
-            if s.head != i or s.dep not in ("nsubj", "nsubjpass"):
-                continue
-            if s.text.lower() in ("he", "she", "it"):
-                return True
-            definite = any(
-                d.head == parse.tokens.index(s) and d.dep in ("det", "poss")
-                and d.text.lower() in _DEFINITE for d in parse.tokens
-            )  # fmt: skip
-            return s.tag in ("NN", "NNP") and definite
+    i = _root(parse)
+    if i is None or parse.tokens[i].tag != "VBD" or _children(parse, i, ("aux",)):
         return False
+    for j, s in enumerate(parse.tokens):
+        if s.head != i or s.dep not in ("nsubj", "nsubjpass"):
+            continue
+        if s.text.lower() in ("he", "she", "it"):
+            return True
+        definite = any(d.text.lower() in _DEFINITE for d in _children(parse, j, ("det", "poss")))
+        return s.tag in ("NN", "NNP") and definite
     return False
 
 
