@@ -40,6 +40,7 @@ def questions() -> str:
     ]
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
     order = {
+        "sealed17": -14,
         "sealed16": -13,
         "sealed15": -12,
         "sealed14": -11,
@@ -103,9 +104,12 @@ def questions() -> str:
         "default-u": "round u (fd11cb8), 0.5B loaded as in coach rehearse",
         "prev-u": "round u: round s's code (ff25d78)",
         "qwen2.5-coder-0.5b-instruct-u": "qwen2.5-coder-0.5b-instruct, round u",
-        "default-v": "round v (e5efb51, the final code), 0.5B loaded as in coach rehearse",
+        "default-v": "round v (e5efb51), 0.5B loaded as in coach rehearse",
         "prev-v": "round v: round s's code (ff25d78)",
         "qwen2.5-coder-0.5b-instruct-v": "qwen2.5-coder-0.5b-instruct, round v",
+        "default-w": "round w (abc8a21, the final code), 0.5B loaded as in coach rehearse",
+        "prev-w": "round w: round s's code (ff25d78)",
+        "qwen2.5-coder-0.5b-instruct-w": "qwen2.5-coder-0.5b-instruct, round w",
     }
     """Which commit each grounded round measured (grounded questions need no model)."""
     names = {"coach": "coach, model's wording", "coach-llm": "coach, model's wording",
