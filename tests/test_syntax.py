@@ -169,9 +169,13 @@ def test_an_approximate_count_is_no_change_and_one_is_no_count():
     assert "tally" in asking.facets("we had three hundred forty visitors")
 
 
-def test_a_past_expectation_a_self_introduction_and_a_spent_sum_are_no_plans():
+def test_a_past_expectation_and_a_self_introduction_are_no_plans():
     assert "plan" not in asking.facets("i thought we would lose maybe a third of our bookings")
     assert not asking.quotable_clause("I'm a postdoc at Stirling and I've got five minutes.")
+
+
+@pytest.mark.models
+def test_a_sum_told_in_the_past_is_spent_not_asked_where_it_will_come_from():
     talk = "The trial cost about twenty-three thousand dollars. It ran for ten weeks."
     from coach.analysis.claims import find_claims
 
