@@ -207,13 +207,13 @@ def facets(text: str) -> frozenset[str]:
         found.discard("result")  # "we were surprised" is no measured result
     if "change" in found and not has_figure and not re.search(r"\bthan\b", low):
         found.discard("change")
-    approx = re.sub(rf"\b(?:more|fewer|less) than (?=(?:a |an |about |roughly )?{_NUMBER})",
-                    " ", low)  # fmt: skip
-    if "change" in found and not FACET_PATTERNS["change"].search(approx):
+    if "change" in found and not FACET_PATTERNS["change"].search(
+        re.sub(rf"\b(?:more|fewer|less) than (?=(?:a |an |about |roughly )?{_NUMBER})", " ", low)
+    ):
         found.discard("change")  # "more than forty cooks trained under her": a count
-    counted = re.sub(r"\bone\b(?! (?:in|hundred|thousand|million|point|third|quarter|half))",
-                     " ", low)  # fmt: skip
-    if "tally" in found and not FACET_PATTERNS["tally"].search(counted):
+    if "tally" in found and not FACET_PATTERNS["tally"].search(
+        re.sub(r"\bone\b(?! (?:in|hundred|thousand|million|point|third|quarter|half))", " ", low)
+    ):
         found.discard("tally")  # "one of the guys had one on his phone": no count
     if (
         re.search(r"\bfrom \w+(?: \w+)? (?:to|till|until) \w+", low)
@@ -813,6 +813,26 @@ _MEASURED_FACETS = frozenset({"tally", "result", "change", "shift", "period", "m
 """Facets of something that happened and was counted or measured."""
 
 
+def _parsed_facets(found: frozenset[str], clause: str, parsed: syntax.Parse) -> frozenset[str]:
+    """A clause's facets mended by its parse (the tense and subject of its main verb)."""
+    teller = syntax.told_past(parsed)
+    if teller:
+        found |= {"story", "own_story"} if teller == "i" else {"story"}
+    if syntax.would_have(parsed):
+        found -= _MEASURED_FACETS  # "we'd have had her open by half-past": it did not happen
+    timeless = FACET_PATTERNS["unit"].sub(" ", clause.lower())  # "half an hour later": when
+    if not re.search(rf"\b{_NUMBER}", timeless) and syntax.one_event(parsed):
+        # "the heifer had nerve damage and went down": one thing that happened, no pattern
+        found = (found | {"event"}) - _MEASURED_FACETS
+    if syntax.past_verb(parsed) and not re.search(
+        r"\b(will|'ll|would|'d|going to|gonna|to)\b", clause.lower()
+    ):
+        found -= {"future", "plan"}  # "from July, we started batching": under way already
+        if "money" in found:
+            found |= {"spent"}  # "the trial cost about twenty-three thousand dollars"
+    return found
+
+
 def frames_for(
     claim: Claim, transcript: str, kind: str | None = None, *,
     unsure: frozenset[Unsure] = frozenset(),
@@ -826,24 +846,8 @@ def frames_for(
     if FACET_PATTERNS["conditional"].search(claim.text.lower()):
         found -= {"plan", "future"}  # "if we don't get it, we'll be back with a bucket"
     parsed = syntax.parse(clause)  # the clause asked about: "I took ... and they went from"
-    teller = syntax.told_past(parsed) if parsed is not None else ""
-    if teller:
-        found |= {"story", "own_story"} if teller == "i" else {"story"}
-    if parsed is not None and syntax.would_have(parsed):
-        found -= _MEASURED_FACETS  # "we'd have had her open by half-past": it did not happen
-    timeless = FACET_PATTERNS["unit"].sub(" ", clause.lower())  # "half an hour later": when
-    if (
-        parsed is not None and not re.search(rf"\b{_NUMBER}", timeless) and syntax.one_event(parsed)
-    ):  # "the heifer had nerve damage and went down": one thing that happened, no pattern
-        found = (found | {"event"}) - _MEASURED_FACETS
-    if (
-        parsed is not None
-        and syntax.past_verb(parsed)
-        and not re.search(r"\b(will|'ll|would|'d|going to|gonna|to)\b", clause.lower())
-    ):
-        found -= {"future", "plan"}  # "from July, we started batching": under way already
-        if "money" in found:
-            found |= {"spent"}  # "the trial cost about twenty-three thousand dollars"
+    if parsed is not None:
+        found = _parsed_facets(found, clause, parsed)
     sentences = _spoken_sentences(transcript)
     before = " ".join(sentences[max(0, claim.index - 2) : claim.index])
     if "change" in found and FACET_PATTERNS["intervention"].search(before):
