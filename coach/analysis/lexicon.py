@@ -31,6 +31,11 @@ def _dictionary() -> frozenset[str] | None:
     return frozenset(SpellChecker(distance=1).word_frequency.dictionary)
 
 
+def load() -> None:
+    """Read the word list now (about 0.25 s), not at the first quote."""
+    _dictionary()
+
+
 @functools.lru_cache(maxsize=8192)
 def is_known(word: str) -> bool:
     """Whether a lower-case word (letters only) is in the English word list, in American

@@ -6,7 +6,7 @@ import logging
 import os
 import threading
 
-from coach.analysis import syntax
+from coach.analysis import lexicon, syntax
 from coach.asr import AsrOptions, Transcriber
 from coach.errors import one_line
 from coach.llm import ChatModel, LlmOptions
@@ -52,7 +52,7 @@ def session_threads(*, with_llm: bool, cpus: int | None = None) -> tuple[int, in
 
 class Models:
     """The models, loaded once: the recogniser now; the voice, the LLM and the audience's
-    sentence parser in the background.
+    sentence parser and word list in the background.
 
     ``llm()`` and ``speaker()`` wait for the background load. A model that fails to load is
     reported once as a warning and the session goes on without it (questions built from the
@@ -124,9 +124,10 @@ class Models:
                 self._llm = ChatModel.load(self._llm_options)
             except Exception as exc:  # noqa: BLE001 - questions built from the talk
                 self.errors["llm"] = one_line(exc)
-        # the audience's sentence parser (about 1 s), not when the first question is due;
-        # without it, quotes are checked by rule alone (said once in the log)
+        # the audience's sentence parser (about 1 s) and word list, not when the first
+        # question is due; without them, quotes are checked by rule alone (said in the log)
         syntax.default_parser()
+        lexicon.load()
 
     def cancel_generation(self) -> None:
         """Stop the LLM's generation at its next token, without waiting for the load (a
