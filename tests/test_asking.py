@@ -170,10 +170,11 @@ def test_money_spent_asks_what_it_went_on_unless_the_talk_says() -> None:
     ]
 
 
-def test_a_cause_given_for_a_result_is_questioned() -> None:
+def test_a_cause_given_for_a_result_is_not_asked_how_they_know() -> None:
+    # blind reviewers accepted 4 of 67 "How do you know that's what caused it?" (rounds d-w)
     talk = "Our margins are down this year because of the new supermarket contract."
     claim = find_claims(talk)[0]
-    assert "How do you know that's what caused it?" in [
+    assert "How do you know that's what caused it?" not in [
         q for _l, q in grounded_questions(claim, "evidence", talk)
     ]
 

@@ -181,3 +181,76 @@ def test_a_sum_told_in_the_past_is_spent_not_asked_where_it_will_come_from():
 
     asked = [f.text for c in find_claims(talk) for f in asking.frames_for(c, talk)]
     assert "Where will that money come from?" not in asked
+
+
+HAVE_YEARS = _parse("""
+we PRP PRON nsubj 2
+'ll MD AUX aux 2
+have VB VERB ROOT 2
+two CD NUM nummod 4
+years NNS NOUN dobj 2
+to TO PART aux 6
+compare VB VERB relcl 4
+""")
+
+WANT_PILOT = _parse("""
+we PRP PRON nsubj 1
+want VBP VERB ROOT 1
+to TO PART aux 3
+start VB VERB xcomp 1
+a DT DET det 5
+pilot NN NOUN dobj 3
+""")
+
+PROPOSAL_IS = _parse("""
+the DT DET det 1
+proposal NN NOUN nsubj 2
+is VBZ AUX ROOT 2
+a DT DET det 5
+small JJ ADJ amod 5
+machine NN NOUN attr 2
+""")
+
+
+def test_no_action_is_having_being_or_pretending_not_doing():
+    assert syntax.no_action(HAVE_YEARS)
+    assert not syntax.no_action(WANT_PILOT)  # "want to" passes on to "start"
+    assert not syntax.no_action(PROPOSAL_IS)  # "the proposal is": a plan all the same
+    assert not syntax.no_action(HIRE)
+
+
+@pytest.mark.models
+def test_a_clause_that_does_nothing_gets_no_plan_questions():
+    from coach.analysis.claims import find_claims
+
+    for said in (
+        "By the end we'll have two full years of readings to compare against each other.",
+        "I will not pretend to any of you that replacing her is going to be easy.",
+        "We'd have to do this whole job within about eighteen months anyway.",
+    ):
+        talk = f"Thank you all for coming tonight. {said} That is the situation."
+        asked = [f.text for c in find_claims(talk) for f in asking.frames_for(c, talk)]
+        assert "Are there any side effects you're worried about?" not in asked, said
+    talk = "We propose to fit three covers on roller reels over the main pool this winter."
+    asked = [f.text for c in find_claims(talk) for f in asking.frames_for(c, talk)]
+    assert "Are there any side effects you're worried about?" in asked
+
+
+def test_a_vote_or_an_ask_for_approval_has_no_side_effects_to_ask_about():
+    from coach.analysis.claims import find_claims
+
+    talk = "The ask is approval of the budget and of the safe harbor policy in appendix two."
+    asked = [f.text for c in find_claims(talk) for f in asking.frames_for(c, talk)]
+    assert "Are there any side effects you're worried about?" not in asked
+    assert "decision" in asking.facets("then we'll vote by show of hands")
+
+
+def test_how_a_sample_was_chosen_names_what_was_sampled():
+    from coach.analysis.claims import find_claims
+
+    talk = "Our survey of eighty members found that two thirds of them now cycle to work."
+    asked = [f.text for c in find_claims(talk) for f in asking.frames_for(c, talk)]
+    assert "How were the members chosen?" in asked
+    talk = "Each sample was tested for nitrate with the field kits first."
+    asked = [f.text for c in find_claims(talk) for f in asking.frames_for(c, talk)]
+    assert not any("chosen" in q for q in asked)

@@ -228,6 +228,40 @@ def one_event(parse: Parse) -> bool:
 _DEFINITE = frozenset("the this that my our his her their its".split())
 
 
+_PASS_ON = frozenset("want wants wanted like going need needs try trying hope hoping plan "
+                     "planning intend mean aim".split())  # fmt: skip
+"""Verbs whose action is the verb after them: "we want to [start] a pilot"."""
+_NO_ACTION = frozenset(
+    "be is are was were been being am 's 're 'm have has had 've having pretend pretending "
+    "know knows think thinks believe seem seems feel feels see remember understand compare "
+    "wonder hear say said tell mean".split()
+)  # fmt: skip
+"""Verbs that do nothing to the world: a clause led by one is no plan ("we'll have two
+years to compare", "I won't pretend it is easy")."""
+_PLAN_WORDS = frozenset("plan plans proposal proposing propose idea recommendation recommend "
+                        "suggestion suggest ask request goal aim option".split())  # fmt: skip
+
+
+def no_action(parse: Parse) -> bool:
+    """Whether the sentence's main verb, after "want to", "going to" and the like, does
+    nothing a listener could ask the side effects of: having, being, knowing, pretending,
+    or a duty ("we'd have to do this anyway"); "the proposal is ..." is still one (pure)."""
+    i = _root(parse)
+    seen = 0
+    while i is not None and parse.tokens[i].text.lower() in _PASS_ON and seen < 3:
+        nxt = _children(parse, i, ("xcomp",))
+        if not nxt:
+            break
+        i, seen = parse.tokens.index(nxt[0]), seen + 1
+    if i is None:
+        return False
+    verb = parse.tokens[i].text.lower()
+    if verb not in _NO_ACTION:
+        return False
+    words = {t.text.lower() for t in parse.tokens[:i]}
+    return not (verb in ("be", "is", "are", "was", "'s", "will") and words & _PLAN_WORDS)
+
+
 class Parser:
     """A loaded spaCy pipeline (tagger and parser only) behind :meth:`parse`."""
 
