@@ -254,3 +254,44 @@ def test_how_a_sample_was_chosen_names_what_was_sampled():
     talk = "Each sample was tested for nitrate with the field kits first."
     asked = [f.text for c in find_claims(talk) for f in asking.frames_for(c, talk)]
     assert not any("chosen" in q for q in asked)
+
+
+LEARNERS = _parse("""
+three CD NUM nummod 2
+new JJ ADJ amod 2
+learners NNS NOUN nsubj 3
+start VBP VERB ROOT 3
+in IN ADP prep 3
+September NNP PROPN pobj 4
+""")
+
+NOT_PROPOSING = _parse("""
+we PRP PRON nsubj 3
+'re VBP AUX aux 3
+not RB PART neg 3
+proposing VBG VERB ROOT 3
+a DT DET det 5
+change NN NOUN dobj 3
+""")
+
+
+def test_negated_and_subject_read_the_main_verb():
+    assert syntax.negated(NOT_PROPOSING) and not syntax.negated(WANT_PILOT)
+    assert syntax.subject(LEARNERS) == "learners" and syntax.subject(WANT_PILOT) == "we"
+
+
+@pytest.mark.models
+def test_only_the_speakers_proposal_is_questioned_as_a_plan():
+    from coach.analysis.claims import find_claims
+
+    plan_frames = {f.text for f in asking.FRAMES if "plan" in f.needs}
+    for said in (
+        "Three new learners start on the cornet in September of this year.",
+        "And to be clear, we're not proposing a change to the rota at this meeting.",
+    ):
+        talk = f"Thank you all for coming tonight. {said} That is where we are."
+        asked = {f.text for c in find_claims(talk) for f in asking.frames_for(c, talk)}
+        assert not asked & plan_frames, said
+    talk = "My proposal is that the club buys three covers on roller reels for the main pool."
+    asked = {f.text for c in find_claims(talk) for f in asking.frames_for(c, talk)}
+    assert asked & plan_frames

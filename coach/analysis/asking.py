@@ -71,7 +71,7 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "result": re.compile(
         r"\b(found|showed|shows|recorded|counted|surveyed|measured|logged|tracked|"
-        r"on average|average|median|per (?:day|week|month|lesson|hour)|there (?:were|was)|"
+        r"on average|average|averaged|median|per (?:day|week|month|lesson|hour)|there (?:were|was)|"
         r"went|saw|got|came|said|carries|carried|waited|took|answered|dropped|rose|fell|"
         r"held up|stayed|reached|lost|gained|made|had|cost (?:us|me|them) (?:about |nearly |"
         r"almost |over |around )?\S+ (?:hours|days|weeks)|(?:down|up) to|"
@@ -763,7 +763,7 @@ FRAMES: tuple[Frame, ...] = (
     _f("cost", "plan", "Are there any side effects you're worried about?",
        r"\b(side effects?|downsides?|drawbacks?|trade-?offs?|the risk|risks|worry|"
        r"concern)", near=-1, avoid="decision"),
-    _f("cost", "money outlay", "What did most of that money go on?",
+    _f("cost", "money spent", "What did most of that money go on?",
        r"\b(mostly|most of (?:it|that)|went on|goes on|breaks? down|of which|split between|"
        r"made up of)", near=1, avoid="future estimate"),
     _f("cost", "money costword", "Where will that money come from?", _FUNDED, near=-1,
@@ -813,6 +813,15 @@ def _spoken_sentences(transcript: str) -> tuple[str, ...]:
     return tuple(spoken_numbers(s) for s in talk_sentences(transcript))
 
 
+_SPEAKERS = frozenset({"i", "we", "proposing", "recommending", "suggesting", "asking"})
+"""Subjects of a plan the speaker puts forward ("we", "what I'm proposing is ...")."""
+_PROPOSED = re.compile(
+    r"\b(propos\w*|recommend\w*|suggest\w*|plan|ask|request|pilot|trial|let's|should|"
+    r"needs? to|must|idea)\b",
+    re.I,
+)
+"""Words that make a clause a proposal whoever its subject is ("the council should ...")."""
+
 _MEASURED_FACETS = frozenset({"tally", "result", "change", "shift", "period", "metric"})
 """Facets of something that happened and was counted or measured."""
 
@@ -830,6 +839,10 @@ def _parsed_facets(found: frozenset[str], clause: str, parsed: syntax.Parse) -> 
         found = (found | {"event"}) - _MEASURED_FACETS
     if syntax.no_action(parsed):
         found -= {"plan"}  # "we'll have two years to compare": nothing is done
+    if syntax.negated(parsed):
+        found -= {"plan", "future"}  # "we're not proposing a change tonight"
+    if "plan" in found and syntax.subject(parsed) not in _SPEAKERS and not _PROPOSED.search(clause):
+        found -= {"plan"}  # "three new learners start in September": no one's proposal
     if syntax.past_verb(parsed) and not re.search(
         r"\b(will|'ll|would|'d|going to|gonna|to)\b", clause.lower()
     ):

@@ -228,6 +228,22 @@ def one_event(parse: Parse) -> bool:
 _DEFINITE = frozenset("the this that my our his her their its".split())
 
 
+def negated(parse: Parse) -> bool:
+    """Whether the sentence's main verb is negated ("we're not proposing a change") (pure)."""
+    i = _root(parse)
+    return i is not None and bool(_children(parse, i, ("neg",)))
+
+
+def subject(parse: Parse) -> str:
+    """The lower-case subject word of the sentence's main verb ("we", "learners"), or ""
+    (pure)."""
+    i = _root(parse)
+    if i is None:
+        return ""
+    subjects = _children(parse, i, ("nsubj", "nsubjpass", "csubj"))
+    return subjects[0].text.lower() if subjects else ""
+
+
 _PASS_ON = frozenset("want wants wanted like going need needs try trying hope hoping plan "
                      "planning intend mean aim".split())  # fmt: skip
 """Verbs whose action is the verb after them: "we want to [start] a pilot"."""
