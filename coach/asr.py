@@ -55,6 +55,18 @@ class AsrOptions:
     """Decoding temperatures: greedy first, one sampled retry when the output loops
     (compression ratio above 2.4). Whisper's usual six steps cost 2-3 times as much on
     disfluent speech, where the filler prompt makes loops likelier."""
+    best_of: int = 1
+    """Samples drawn at each retry temperature, the likeliest kept. faster-whisper's
+    default of 5 made each retry cost several greedy passes; see ``make bench-speed``."""
+    max_new_tokens: int | None = 224
+    """Most tokens decoded per 30 s window; None allows Whisper's 448 less the prompt.
+    Speech at 240 words per minute takes about 160; only a loop runs longer, and a cut
+    window resumes at its last word in the next one."""
+    seed: int | None = 0
+    """Seed of the sampled retries, so that scoring a file again in a new process gives
+    the same words (unseeded, the 10-minute bench file gave 665-697 words from run to
+    run). CTranslate2 seeds each of its threads once, so later calls in one process
+    continue the sequence. None leaves its generator unseeded."""
     log_prob_threshold: float | None = None
     """Retry a window whose mean token log-probability is below this; None never does.
     Transcripts that keep fillers score low by nature, so this retry mostly wasted time."""
@@ -159,6 +171,10 @@ class Transcriber:
         joined, spans = _join_regions(samples, regions, self.options.region_pad_s)
         if joined.size < SAMPLE_RATE * 0.1:
             return []
+        if self.options.seed is not None:
+            import ctranslate2
+
+            ctranslate2.set_random_seed(self.options.seed)
         segments, _info = self._model.transcribe(
             joined,
             language=self.options.language,
@@ -166,6 +182,8 @@ class Transcriber:
             initial_prompt=self.options.initial_prompt,
             condition_on_previous_text=False,
             temperature=list(self.options.temperatures),
+            best_of=self.options.best_of,
+            max_new_tokens=self.options.max_new_tokens,
             log_prob_threshold=self.options.log_prob_threshold,
             repetition_penalty=self.options.repetition_penalty,
             word_timestamps=True,
