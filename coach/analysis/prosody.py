@@ -1,7 +1,8 @@
 """Pitch and volume: per-frame tracks and their variety.
 
-Pitch uses YIN (librosa.yin) at a 10 ms hop: about 0.003 s of compute per second of audio
-on the 2-core development machine, against 0.08 s for pYIN (``make bench-pitch``). YIN has
+Pitch uses YIN (librosa.yin's figures, worked out in numpy) at a 10 ms hop: about 0.003 s of
+compute per second of audio on the 2-core development machine, against 0.08 s for pYIN
+(``make bench-pitch``). YIN has
 no voicing decision of its own, so a frame counts as voiced only if webrtcvad hears speech,
 it is loud enough and its zero-crossing rate is low (periodic sound). YIN also picks a
 harmonic or subharmonic now and then (on a 92 Hz voice, frames at 400-500 Hz), so
@@ -22,7 +23,7 @@ from coach.transcript import Word
 HOP_S = 0.01
 """Hop of every per-frame track, in seconds (10 ms)."""
 PIECE_S = 30.0
-"""Longest stretch measured in one librosa call, seconds (bounds memory)."""
+"""Longest stretch measured at once, seconds (bounds memory)."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,78 @@ class Tracks:
         )
 
 
+def _windows(y: np.ndarray, frame_length: int, hop: int) -> np.ndarray:
+    """Frames of ``y`` as rows (a view), one every ``hop`` samples."""
+    return np.lib.stride_tricks.sliding_window_view(y, frame_length)[::hop]
+
+
+def _rms(y: np.ndarray, *, frame_length: int, hop: int) -> np.ndarray:
+    """Root-mean-square level of centred, zero-padded frames (as ``librosa.feature.rms``)."""
+    x = _windows(np.pad(y, frame_length // 2), frame_length, hop)
+    return np.sqrt(np.mean(np.square(x, dtype=np.float32), axis=-1, dtype=np.float32))
+
+
+def _zcr(y: np.ndarray, *, frame_length: int, hop: int) -> np.ndarray:
+    """Zero-crossing rate of centred, edge-padded frames (as
+    ``librosa.feature.zero_crossing_rate``: |y| <= 1e-10 counts as 0, and 0 as positive)."""
+    yp = np.pad(y, frame_length // 2, mode="edge")
+    sign = np.signbit(np.where(np.abs(yp) <= 1e-10, 0, yp))
+    change = np.zeros(yp.size, bool)
+    change[1:] = sign[1:] != sign[:-1]
+    x = _windows(change, frame_length, hop).copy()
+    x[:, 0] = False  # a frame's first sample has no neighbour inside it
+    return x.mean(axis=-1)
+
+
+def _yin(
+    y: np.ndarray, *, fmin: float, fmax: float, sr: int, frame_length: int, hop: int,
+    only: np.ndarray | None = None, trough_threshold: float = 0.1,
+) -> np.ndarray:  # fmt: skip
+    """YIN pitch (Hz) of centred, zero-padded frames: the figures of ``librosa.yin``
+    (de Cheveigne and Kawahara 2002), for the frames flagged in ``only`` (NaN elsewhere).
+
+    Plain numpy and scipy.fft: importing librosa and compiling its numba helpers took
+    longer than the pitch of a 10-minute talk (``make bench-speed``).
+    """
+    import scipy.fft
+
+    fr = _windows(np.pad(y, frame_length // 2), frame_length, hop)
+    f0 = np.full(fr.shape[0], np.nan)
+    idx = np.arange(fr.shape[0]) if only is None else np.flatnonzero(only[: fr.shape[0]])
+    min_p = int(np.floor(sr / fmax))
+    max_p = min(int(np.ceil(sr / fmin)), frame_length - 1)
+    n_fft = scipy.fft.next_fast_len(2 * frame_length - 1, real=True)
+    lags = np.arange(1, max_p + 1).reshape(-1, 1)
+    for s in range(0, idx.size, 2048):
+        x = fr[idx[s : s + 2048]].T  # (frame_length, frames)
+        spec = scipy.fft.rfft(x, n=n_fft, axis=0)
+        acf = scipy.fft.irfft(spec.real**2 + spec.imag**2, n=n_fft, axis=0)[: max_p + 1]
+        # difference function d(k) = 2 (acf(0) - acf(k)) - sum_{m<k} y(m)^2, the energy
+        # sum of lag 0 taken as 0 (as librosa has it)
+        d = np.cumsum(np.square(x), axis=0)
+        d[0] = 0
+        d[1 : max_p + 1] = 2 * (acf[0:1] - acf[1 : max_p + 1]) - d[:max_p]
+        mean = np.cumsum(d[1 : max_p + 1], axis=0) / lags
+        den = mean[min_p - 1 : max_p]
+        cmnd = d[min_p : max_p + 1] / (den + np.finfo(den.dtype).tiny)
+        a = cmnd[2:] + cmnd[:-2] - 2 * cmnd[1:-1]
+        b = (cmnd[2:] - cmnd[:-2]) / 2
+        shift = np.zeros_like(cmnd)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            shift[1:-1] = np.where(np.abs(b) >= np.abs(a), 0, -b / a)
+        trough = np.zeros(cmnd.shape, bool)
+        trough[1:-1] = (cmnd[1:-1] < cmnd[:-2]) & (cmnd[1:-1] <= cmnd[2:])
+        trough[0] = cmnd[0] < cmnd[1]
+        trough[-1] = cmnd[-1] < cmnd[-2]
+        below = trough & (cmnd < trough_threshold)
+        period = np.argmax(below, axis=0)
+        none = ~below.any(axis=0)
+        period[none] = np.argmin(cmnd, axis=0)[none]
+        shifted = min_p + period + np.take_along_axis(shift, period[None, :], axis=0)[0]
+        f0[idx[s : s + 2048]] = sr / shifted
+    return f0
+
+
 def frame_tracks(
     samples: np.ndarray, voiced: np.ndarray, *, vad_frame_s: float = 0.03,
     options: ProsodyOptions = ProsodyOptions(), ref_db: float | None = None,
@@ -133,8 +206,6 @@ def frame_tracks(
     Returns:
         Tracks with ``len(samples) // 160`` frames.
     """
-    import librosa
-
     hop = int(SAMPLE_RATE * HOP_S)
     n = samples.size // hop
     if n == 0:
@@ -142,34 +213,31 @@ def frame_tracks(
     y = samples[: n * hop]
     frames = y.reshape(n, hop)
     envelope = np.stack([frames.min(axis=1), frames.max(axis=1)], axis=1).astype(np.float32)
-    # librosa frames the whole signal at once (YIN holds ~10 float arrays of 1024 x frames),
-    # so long audio is measured in pieces of PIECE_S to keep memory flat.
+    # voice activity at 10 ms
+    per = max(1, int(round(vad_frame_s / HOP_S)))
+    vad10 = np.repeat(voiced, per)[:n]
+    if vad10.size < n:
+        vad10 = np.concatenate([vad10, np.zeros(n - vad10.size, bool)])
+    # YIN holds ~10 float arrays of 1024 x frames, so long audio is measured in pieces of
+    # PIECE_S to keep memory flat. Pitch is worked out only where webrtcvad hears speech
+    # (it is dropped everywhere else below).
     rms_parts, zcr_parts, f0_parts = [], [], []
     piece = int(PIECE_S / HOP_S) * hop
     for i in range(0, y.size, piece):
         yp = y[i : i + piece]
         m = yp.size // hop
-        rms_parts.append(
-            librosa.feature.rms(y=yp, frame_length=400, hop_length=hop, center=True)[0][:m]
-        )
-        zcr_parts.append(
-            librosa.feature.zero_crossing_rate(yp, frame_length=400, hop_length=hop)[0][:m]
-        )
+        rms_parts.append(_rms(yp, frame_length=400, hop=hop)[:m])
+        zcr_parts.append(_zcr(yp, frame_length=400, hop=hop)[:m])
         if yp.size >= 1024:
-            f0_parts.append(librosa.yin(
+            f0_parts.append(_yin(
                 yp, fmin=options.fmin_hz, fmax=options.fmax_hz, sr=SAMPLE_RATE,
-                frame_length=1024, hop_length=hop,
+                frame_length=1024, hop=hop, only=vad10[i // hop : i // hop + m],
             )[:m].astype(np.float32))  # fmt: skip
         else:
             f0_parts.append(np.full(m, np.nan, np.float32))
     rms_db = (20 * np.log10(np.maximum(np.concatenate(rms_parts), 1e-5))).astype(np.float32)
     zcr = np.concatenate(zcr_parts)
     f0 = np.concatenate(f0_parts)
-    # voice activity at 10 ms
-    per = max(1, int(round(vad_frame_s / HOP_S)))
-    vad10 = np.repeat(voiced, per)[:n]
-    if vad10.size < n:
-        vad10 = np.concatenate([vad10, np.zeros(n - vad10.size, bool)])
     if ref_db is None:
         speech = rms_db[vad10]
         ref_db = float(np.percentile(speech, 95)) if speech.size else float(rms_db.max())
