@@ -120,8 +120,8 @@ def measure(
     (``AsrOptions.cpu_threads``), so the tracks cost no wall time on an idle core
     (``make bench-speed``). The thread runs at low priority (Linux), so on a busy
     machine it waits for the recogniser instead of slowing it. ``timings_s`` gives
-    compute seconds per stage; ``tracks_s`` overlaps ``asr_s``, and ``tracks_wait_s`` is
-    what the tracks added after it.
+    seconds per stage; ``tracks_s`` is the CPU time of the tracks, which overlaps
+    ``asr_s``, and ``tracks_wait_s`` is what the tracks added after it.
     """
     words: list[Word] = []
     parts: list[prosody.Tracks] = []
@@ -130,11 +130,11 @@ def measure(
 
     def tracks(samples: np.ndarray, flags: np.ndarray) -> tuple[prosody.Tracks, float]:
         _yield_to_asr()
-        t0 = time.perf_counter()
+        t0 = time.thread_time()  # CPU seconds: the niced thread may wait for a core
         out = prosody.frame_tracks(
             samples, flags, vad_frame_s=options.vad.frame_ms / 1000, options=options.prosody
         )
-        return out, time.perf_counter() - t0
+        return out, time.thread_time() - t0
 
     chunk_iter = iter(chunk_iter)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="coach-tracks") as pool:
