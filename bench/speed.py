@@ -39,8 +39,12 @@ STAGES = ("decode_s", "vad_s", "asr_s", "tracks_wait_s", "analysis_s")
 only the wait for them after it is counted)."""
 
 
-def _long_file(eval_dir: Path, minutes: float, path: Path) -> float:
-    """Write a 16 kHz wav of at least ``minutes`` by joining the eval clips in turn."""
+def _long_file(eval_dir: Path, minutes: float, path: Path) -> tuple[float, int | None]:
+    """Write a 16 kHz wav of at least ``minutes`` by joining the eval clips in turn.
+
+    Returns:
+        The audio's length (s) and its lexical words by truth.json (None without it).
+    """
     import numpy as np
     import soundfile as sf
 
@@ -52,15 +56,18 @@ def _long_file(eval_dir: Path, minutes: float, path: Path) -> float:
     )
     audio = [load(p) for p in clips]
     gap = np.zeros(SAMPLE_RATE // 2, np.int16)
-    total, k = 0.0, 0
+    truth_file = eval_dir / "truth.json"
+    truth = json.loads(truth_file.read_text()) if truth_file.is_file() else {}
+    total, k, words = 0.0, 0, 0
     with sf.SoundFile(path, "w", SAMPLE_RATE, 1, subtype="PCM_16") as out:
         while total < minutes * 60:
             y = audio[k % len(audio)]
             out.write(to_int16(y))
             out.write(gap)
             total += (y.size + gap.size) / SAMPLE_RATE
+            words += truth.get(clips[k % len(clips)].name, {}).get("words", 0)
             k += 1
-    return total
+    return total, (words if truth else None)
 
 
 def _child_bare(path: str, model: str) -> dict[str, Any]:
@@ -124,7 +131,7 @@ def main() -> int:
     runs: dict[str, list[dict[str, Any]]] = {"bare": [], "coach": []}
     with tempfile.TemporaryDirectory(prefix="coach-bench-") as tmp:
         path = Path(tmp) / "long.wav"
-        audio_s = _long_file(args.eval, args.minutes, path)
+        audio_s, truth_words = _long_file(args.eval, args.minutes, path)
         out = Path(tmp) / "report.json"
         print(
             f"{audio_s / 60:.1f} min of audio from {args.eval / 'clips'}, ASR "
@@ -136,10 +143,12 @@ def main() -> int:
             r = _run([*me, "--child", "coach", "--out", str(out)])
             report = json.loads(out.read_text())
             r["timings_s"] = report["timings_s"]
-            r["words"] = report["word_count"]
+            r["words"] = report["word_count"]  # lexical: fillers and cut-offs left out
+            r["all_words"] = len(report["words"])  # every word, as bare's "words" counts
             runs["coach"].append(r)
             print(f"  bare {runs['bare'][-1]['wall_s']:.1f} s, coach {r['wall_s']:.1f} s")
     figures = summarize(runs, audio_s, args.asr_model, default_threads())
+    figures["truth_lexical_words"] = truth_words
     _print(figures)
     if not args.no_write:
         print(f"\nwritten {write_results('speed', figures)}")
@@ -188,8 +197,11 @@ def _print(f: dict[str, Any]) -> None:
         v = f["coach_split_s"][key]
         print(f"{label:36s}{v:10.2f}{v / a:13.4f}")
     v = f["coach_tracks_beside_asr_s"]
-    print(f"{'  (pitch/loudness, beside the ASR)':36s}{v:10.2f}{v / a:13.4f}")
+    print(f"{'  (pitch/loudness CPU, beside ASR)':36s}{v:10.2f}{v / a:13.4f}")
     print(f"\ncoach / bare: {f['coach_over_bare']:.2f}")
+    words = [(r["words"], r.get("all_words")) for r in f["runs"]["coach"]]
+    print(f"words: bare {[r['words'] for r in f['runs']['bare']]} (all), coach "
+          f"{words} (lexical, all); truth {f.get('truth_lexical_words')} lexical")  # fmt: skip
     print(f"peak memory (max RSS): bare {f['peak_mb']['bare']:.0f} MB, "
           f"coach {f['peak_mb']['coach']:.0f} MB")  # fmt: skip
 
