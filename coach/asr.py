@@ -51,6 +51,11 @@ class AsrOptions:
     at about 60 % of the time (`make bench-accuracy`)."""
     initial_prompt: str | None = DISFLUENT_PROMPT
     """Text that primes the decoder; None for Whisper's plain behaviour."""
+    prompt_every_window: bool = False
+    """Prime every 30 s window with ``initial_prompt`` (passed to faster-whisper as
+    ``hotwords``), not only the first. With ``condition_on_previous_text=False``,
+    faster-whisper's ``initial_prompt`` reaches the first window of each ``transcribe()``
+    call only, so on a long talk only its first 30 s were primed for fillers."""
     temperatures: tuple[float, ...] = (0.0, 0.5)
     """Decoding temperatures: greedy first, one sampled retry when the output loops
     (compression ratio above 2.4). Whisper's usual six steps cost 2-3 times as much on
@@ -175,11 +180,14 @@ class Transcriber:
             import ctranslate2
 
             ctranslate2.set_random_seed(self.options.seed)
+        prompt = self.options.initial_prompt
+        every = self.options.prompt_every_window and bool(prompt)
         segments, _info = self._model.transcribe(
             joined,
             language=self.options.language,
             beam_size=self.options.beam_size,
-            initial_prompt=self.options.initial_prompt,
+            initial_prompt=None if every else prompt,
+            hotwords=prompt if every else None,
             condition_on_previous_text=False,
             temperature=list(self.options.temperatures),
             best_of=self.options.best_of,

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from coach import SAMPLE_RATE
-from coach.asr import AsrOptions, Transcriber
+from coach.asr import DISFLUENT_PROMPT, AsrOptions, Transcriber
 
 
 class _FakeModel:
@@ -50,7 +50,7 @@ _ONE_RUN = """
 import json, sys
 from dataclasses import replace
 from coach import audio
-from coach.asr import AsrOptions, Transcriber
+from coach.asr import DISFLUENT_PROMPT, AsrOptions, Transcriber
 t = Transcriber.load(replace(AsrOptions(), temperatures=(0.5,)))
 print(json.dumps([w.text for w in t.transcribe(audio.load(sys.argv[1]))]))
 """
@@ -75,3 +75,24 @@ def test_a_new_process_gives_the_same_words_with_sampled_retries() -> None:
         for _ in range(2)
     ]
     assert runs[0] and runs[0] == runs[1]
+
+
+def test_the_prompt_goes_to_every_window_as_hotwords() -> None:
+    """faster-whisper's initial_prompt reaches only the first 30 s window when
+    condition_on_previous_text is False; hotwords reach every window."""
+    model = _FakeModel()
+    audio = np.zeros(SAMPLE_RATE, np.float32)
+    Transcriber(model, AsrOptions(prompt_every_window=True), "fake").transcribe(audio)
+    Transcriber(model, AsrOptions(prompt_every_window=False), "fake").transcribe(audio)
+    Transcriber(model, AsrOptions(initial_prompt="Um, my own.", prompt_every_window=True),
+                "fake").transcribe(audio)  # fmt: skip
+    Transcriber(model, AsrOptions(initial_prompt=None, prompt_every_window=True),
+                "fake").transcribe(audio)  # fmt: skip
+    got = [(kw["initial_prompt"], kw["hotwords"]) for kw in model.calls]
+    assert got == [
+        (None, DISFLUENT_PROMPT),
+        (DISFLUENT_PROMPT, None),
+        (None, "Um, my own."),
+        (None, None),
+    ]
+    assert all(kw["condition_on_previous_text"] is False for kw in model.calls)
