@@ -40,6 +40,8 @@ def questions() -> str:
     ]
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
     order = {
+        "sealed19": -16,
+        "sealed18": -15,
         "sealed17": -14,
         "sealed16": -13,
         "sealed15": -12,
@@ -110,6 +112,12 @@ def questions() -> str:
         "default-w": "round w (abc8a21, the final code), 0.5B loaded as in coach rehearse",
         "prev-w": "round w: round s's code (ff25d78)",
         "qwen2.5-coder-0.5b-instruct-w": "qwen2.5-coder-0.5b-instruct, round w",
+        "default-x": "round x (29b25af), 0.5B loaded as in coach rehearse",
+        "prev-x": "round x: round w's code (c3943b8)",
+        "qwen2.5-coder-0.5b-instruct-x": "qwen2.5-coder-0.5b-instruct, round x",
+        "default-y": "round y (7249c18), 0.5B loaded as in coach rehearse",
+        "prev-y": "round y: round w's code (c3943b8)",
+        "qwen2.5-coder-0.5b-instruct-y": "qwen2.5-coder-0.5b-instruct, round y",
     }
     """Which commit each grounded round measured (grounded questions need no model)."""
     names = {"coach": "coach, model's wording", "coach-llm": "coach, model's wording",
