@@ -55,7 +55,13 @@ class AsrOptions:
     """Prime every 30 s window with ``initial_prompt`` (passed to faster-whisper as
     ``hotwords``), not only the first. With ``condition_on_previous_text=False``,
     faster-whisper's ``initial_prompt`` reaches the first window of each ``transcribe()``
-    call only, so on a long talk only its first 30 s were primed for fillers."""
+    call only, so on a long talk only its first 30 s are primed for fillers. Off, as the
+    held-out figures got worse as well as better: on the eval clips joined into one
+    10-minute file (``make bench-accuracy-long``), held-out filled-pause recall rose from
+    0.48 to 0.70 (F1 0.59 to 0.69) but precision fell from 0.76 to 0.68 and the pooled
+    word-count error rose from 11.4 % to 15.0 % (invented phrases and lost words near
+    some window edges); ASR time about 17 % more (39 s to 46 s). The short clips of
+    ``make bench-accuracy`` scored the same either way."""
     temperatures: tuple[float, ...] = (0.0, 0.5)
     """Decoding temperatures: greedy first, one sampled retry when the output loops
     (compression ratio above 2.4). Whisper's usual six steps cost 2-3 times as much on
