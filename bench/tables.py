@@ -1,6 +1,7 @@
 """Markdown tables for the README, made from ``bench/results/*.json`` (never typed by hand).
 
-    .venv/bin/python bench/tables.py questions judge latency accuracy accuracy_external speed ray
+    .venv/bin/python bench/tables.py questions judge latency accuracy accuracy_long \
+        accuracy_external speed ray
 
 Each table names the results file, its date and commit, so every published figure can be
 traced to the run that produced it.
@@ -40,6 +41,7 @@ def questions() -> str:
     ]
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
     order = {
+        "sealed20": -17,
         "sealed19": -16,
         "sealed18": -15,
         "sealed17": -14,
@@ -118,6 +120,9 @@ def questions() -> str:
         "default-y": "round y (7249c18), 0.5B loaded as in coach rehearse",
         "prev-y": "round y: round w's code (c3943b8)",
         "qwen2.5-coder-0.5b-instruct-y": "qwen2.5-coder-0.5b-instruct, round y",
+        "default-z": "round z (7249c18, as round y), 0.5B loaded as in coach rehearse",
+        "prev-z": "round z: round w's code (c3943b8)",
+        "qwen2.5-coder-0.5b-instruct-z": "qwen2.5-coder-0.5b-instruct, round z",
     }
     """Which commit each grounded round measured (grounded questions need no model)."""
     names = {"coach": "coach, model's wording", "coach-llm": "coach, model's wording",
@@ -212,9 +217,16 @@ def accuracy() -> str:
     rows = [
         "| split | system | filled pauses in order P / R / F1 (hits/false/missed) | "
         "in time, 0.3 s: P / R / F1 (hits/false/missed) | over silence: voice activity / "
-        "truth | false fillers, clips with none | word-count error |",
+        "truth | false fillers, clips with none | word-count error: per clip / pooled / "
+        "read speech |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
+
+    def words(s: dict) -> str:
+        if "word_count_error_pooled" not in s:
+            return f"{s['word_count_error']:.1%}"
+        read = f"{s['read_speech_word_count_error']:.1%} ({s['read_speech_clips']} clips)"
+        return f"{s['word_count_error']:.1%} / {s['word_count_error_pooled']:.1%} / {read}"
 
     for split in ("dev", "held_out"):
         for name, sys_fig in systems.items():
@@ -225,7 +237,7 @@ def accuracy() -> str:
                 f"| {split.replace('_', '-')} ({s['clips']} clips, {s['filled_pauses_truth']} "
                 f"filled pauses) | {name} | {_prf(s['in_order'])} | {timed} | "
                 f"{s['over_silence']} / {truth} | {s['false_filler_clips']} of "
-                f"{s['clean_clips']} | {s['word_count_error']:.1%} |"
+                f"{s['clean_clips']} | {words(s)} |"
             )
     rows += [
         "",
@@ -242,6 +254,27 @@ def accuracy() -> str:
                 f"{q['precision']:.2f} / {q['recall']:.2f} | {q['boundary_error_s']:.3f} s |"
             )
     return "\n".join(rows) + "\n\n" + _source(doc, "accuracy")
+
+
+def accuracy_long() -> str:
+    doc = _load("accuracy_long")
+    f = doc["figures"]
+    rows = [
+        f"| {f['audio_s'] / 60:.1f} min joined from {f['occurrences']} clips | split | filled "
+        "pauses in order P / R / F1 (hits/false/missed) | false fillers, clips with none | "
+        "word-count error pooled / read speech |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for split in ("dev", "held_out"):
+        for name, sys_fig in f["systems"].items():
+            s = sys_fig[split]
+            rows.append(
+                f"| {name} | {split.replace('_', '-')} ({s['filled_pauses_truth']} filled "
+                f"pauses) | {_prf(s['in_order'])} | {s['false_filler_clips']} of "
+                f"{s['clean_clips']} | {s['word_count_error_pooled']:.1%} / "
+                f"{s['read_speech_word_count_error']:.1%} |"
+            )
+    return "\n".join(rows) + "\n\n" + _source(doc, "accuracy_long")
 
 
 def accuracy_external() -> str:
