@@ -186,17 +186,6 @@ class Transcriber:
             import ctranslate2
 
             ctranslate2.set_random_seed(self.options.seed)
-        from threadpoolctl import threadpool_limits
-
-        # numpy's BLAS (the mel filterbank) sums in an order that depends on its thread
-        # count, and a word's time could move by a 20 ms frame with it: pinned to the ASR's
-        # threads, a Ray worker (OMP_NUM_THREADS=1) gives what a local run gives
-        with threadpool_limits(
-            limits=self.options.cpu_threads or default_threads(), user_api="blas"
-        ):
-            return self._recognise(joined, spans, offset_s)
-
-    def _recognise(self, joined: np.ndarray, spans: list[_Span], offset_s: float) -> list[Word]:
         prompt = self.options.initial_prompt
         every = self.options.prompt_every_window and bool(prompt)
         segments, _info = self._model.transcribe(
