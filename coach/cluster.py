@@ -209,6 +209,19 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(cause).__name__}: {text[0] if text else ''}".rstrip(": ")
 
 
+def local_blas_threads() -> str:
+    """The thread count numpy's OpenBLAS uses in this process, as its variables decide it.
+
+    Ray starts workers with ``OMP_NUM_THREADS=1``, and OpenBLAS's thread count changes the
+    order of the sums in Whisper's mel filterbank: a word's time moved by a 20 ms frame,
+    and on a 10-minute file the words themselves changed. Workers given this process's
+    count give the JSON a local run gives."""
+    for name in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS"):
+        if os.environ.get(name, "").strip().isdigit():
+            return os.environ[name].strip()
+    return str(os.cpu_count() or 1)
+
+
 class RayScorer:
     """Ray workers that score clips; a context manager (the workers end with it).
 
@@ -295,7 +308,10 @@ class RayScorer:
         worker_options = replace(self.options, asr=replace(self.options.asr, cpu_threads=threads))
         shipped = [ray.put(pack_model(model_path))] if ro.ship_models else None
         actor_cls = ray.remote(
-            num_cpus=ro.cpus_per_worker, max_restarts=ro.max_restarts, max_task_retries=0
+            num_cpus=ro.cpus_per_worker,
+            max_restarts=ro.max_restarts,
+            max_task_retries=0,
+            runtime_env={"env_vars": {"OPENBLAS_NUM_THREADS": local_blas_threads()}},
         )(ClipScorer)
         self._actors = [
             actor_cls.remote(worker_options, model_path, shipped, os.getcwd()) for _ in range(n)
