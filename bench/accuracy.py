@@ -42,7 +42,7 @@ from coach.analysis.acoustic import AcousticOptions
 from coach.analysis.fillers import FillerOptions, filled_pause_form
 from coach.analysis.pace import PaceOptions
 from coach.asr import AsrOptions, Transcriber
-from coach.report import ClipReport
+from coach.report import ClipReport, ReportWord
 from coach.score import ScoreOptions, score_file
 from coach.transcript import tokens
 
@@ -205,12 +205,19 @@ def pause_agreement(
     return p, r, (sum(errs) / len(errs) if errs else 0.0)
 
 
-def clip_figures(t: dict, r: ClipReport) -> dict[str, Any]:
-    """Everything measured on one clip against its truth."""
+def report_events(r: ClipReport) -> tuple[list[ReportWord], list[Event]]:
+    """coach's words without its filled pauses, and its filled pauses (kind, start, end)."""
     fillers = [(it.text, it.start_s, it.end_s) for it in r.fillers.items
                if it.kind == "filled_pause"]  # fmt: skip
-    words = [(w.text, w.start_s) for w in r.words
+    words = [w for w in r.words
              if not (w.filler and filled_pause_form(" ".join(tokens(w.text))))]  # fmt: skip
+    return words, fillers
+
+
+def clip_figures(t: dict, r: ClipReport) -> dict[str, Any]:
+    """Everything measured on one clip against its truth."""
+    report_words, fillers = report_events(r)
+    words = [(w.text, w.start_s) for w in report_words]
     tp, fp, fn = match_in_order(truth_sequence(t["transcript"]), found_sequence(words, fillers))
     tracks = r.tracks
     row: dict[str, Any] = {

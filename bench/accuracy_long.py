@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from coach import SAMPLE_RATE
-from coach.analysis.fillers import is_cutoff, is_laughter
+from coach.analysis.fillers import is_lexical
 from coach.asr import AsrOptions, Transcriber, default_threads, resolve_model
 from coach.report import ReportWord
 from coach.score import ScoreOptions, score_file
@@ -53,6 +53,7 @@ from accuracy import (  # noqa: E402
     found_sequence,
     match_in_order,
     over_silence,
+    report_events,
     summarize,
     truth_sequence,
 )
@@ -142,10 +143,8 @@ def run_coach(path: Path, asr: AsrOptions) -> tuple[list, list[Event], Any, floa
     r = score_file(path, transcriber, ScoreOptions(asr=asr))
     if r.error:
         raise SystemExit(f"bench: coach failed on {path}: {r.error}")
-    fillers = [(it.text, it.start_s, it.end_s) for it in r.fillers.items
-               if it.kind == "filled_pause"]  # fmt: skip
-    words = [(w.text, w.start_s, w.end_s, _lexical(w)) for w in r.words
-             if not (w.filler and filled_pause_form(" ".join(tokens(w.text))))]  # fmt: skip
+    kept, fillers = report_events(r)
+    words = [(w.text, w.start_s, w.end_s, _lexical(w)) for w in kept]
     tracks = r.tracks
     return words, fillers, tracks.voiced, tracks.vad_frame_s, r.timings_s.get("asr_s", 0.0)
 
@@ -153,8 +152,7 @@ def run_coach(path: Path, asr: AsrOptions) -> tuple[list, list[Event], Any, floa
 def _lexical(w: ReportWord) -> bool:
     """A word coach counts (as ``fillers.lexical_words``: not a filler, cut-off or
     laughter)."""
-    word = Word(w.text, w.start_s, w.end_s)
-    return not w.filler and not is_cutoff(word) and not is_laughter(word) and bool(tokens(w.text))
+    return not w.filler and is_lexical(Word(w.text, w.start_s, w.end_s))
 
 
 def run_plain(path: Path, model: str) -> tuple[list, list[Event], float]:
@@ -173,8 +171,7 @@ def run_plain(path: Path, model: str) -> tuple[list, list[Event], float]:
         if kind:
             fillers.append((kind, w.start_s, w.end_s))
         else:
-            lex = not is_cutoff(w) and not is_laughter(w) and bool(tokens(w.text))
-            words.append((w.text, w.start_s, w.end_s, lex))
+            words.append((w.text, w.start_s, w.end_s, is_lexical(w)))
     return words, fillers, cpu
 
 

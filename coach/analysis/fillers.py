@@ -440,10 +440,12 @@ def is_cutoff(word: Word) -> bool:
     return text.endswith("-") or text.startswith("-")
 
 
+def is_lexical(w: Word) -> bool:
+    """Whether a word that is no filler counts as content: not a cut-off fragment or
+    laughter, and not empty."""
+    return not is_cutoff(w) and not is_laughter(w) and bool(tokens(w.text))
+
+
 def lexical_words(words: list[Word], filler_index: set[int]) -> list[Word]:
     """Words that count as content: not fillers (by index), cut-off fragments or laughter."""
-    return [
-        w
-        for i, w in enumerate(words)
-        if i not in filler_index and not is_cutoff(w) and not is_laughter(w) and tokens(w.text)
-    ]
+    return [w for i, w in enumerate(words) if i not in filler_index and is_lexical(w)]
