@@ -275,7 +275,7 @@ def no_action(parse: Parse) -> bool:
     if verb not in _NO_ACTION:
         return False
     words = {t.text.lower() for t in parse.tokens[:i]}
-    return not (verb in ("be", "is", "are", "was", "'s", "will") and words & _PLAN_WORDS)
+    return not (verb in ("be", "is", "are", "was", "'s") and words & _PLAN_WORDS)
 
 
 class Parser:
