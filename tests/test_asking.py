@@ -18,7 +18,7 @@ from coach.analysis.asking import (
     unsure_set,
     unsure_words,
 )
-from coach.analysis.claims import ASK_KINDS, find_claims
+from coach.analysis.claims import ASK_KINDS, find_claims, spoken_numbers
 
 TALK = (
     "Good evening. Right now the average customer waits nine hours for a first reply. "
@@ -168,6 +168,40 @@ def test_money_spent_asks_what_it_went_on_unless_the_talk_says() -> None:
     assert "What did most of that money go on?" not in [
         q for _l, q in grounded_questions(claim, "cost", told)
     ]
+
+
+def test_a_quote_for_work_not_done_is_not_money_spent() -> None:
+    talk = "Within the next five years, the quote we got in the fall was around $180 ,000."
+    claim = find_claims(talk)[0]
+    assert "What did most of that money go on?" not in [
+        q for _l, q in grounded_questions(claim, "cost", talk)
+    ]
+
+
+def test_a_time_of_day_is_no_figure_to_compare() -> None:
+    talk = "First, returns get booked back in before 2200, every night, no exceptions."
+    assert "figure" not in facets(spoken_numbers(talk))
+    for claim in find_claims(talk):
+        assert "Is that more or less than usual?" not in [
+            q for _l, q in grounded_questions(claim, "evidence", talk)
+        ]
+
+
+def test_a_measure_the_talk_names_is_not_asked_for() -> None:
+    talk = ("I propose a six-month trial starting in June. And at the end we compare the night "
+            "falls with the same months last year.")  # fmt: skip
+    claim = find_claims(talk)[0]
+    assert "What will you measure to know whether it's working?" not in [
+        q for _l, q in grounded_questions(claim, "method", talk)
+    ]
+
+
+def test_a_period_the_talk_sets_against_the_one_before_is_not_asked_if_typical() -> None:
+    talk = "Last month we had eleven falls on this ward. The month before it was six."
+    claim = find_claims(talk)[0]
+    asks = [q for _l, q in grounded_questions(claim, "evidence", talk)]
+    assert "Was that a typical period, or could it have been an unusual one?" not in asks
+    assert "Is that more or less than usual?" not in asks
 
 
 def test_a_cause_given_for_a_result_is_not_asked_how_they_know() -> None:

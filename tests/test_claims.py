@@ -119,6 +119,10 @@ def test_no_claims_no_plans() -> None:
         ),
         ("a vote on June 12", "a vote on June twelfth"),
         ("in March 2024 we had 40 crashes", "in March twenty twenty-four we had forty crashes"),
+        ("booked back in before 2200. Every", "booked back in before twenty-two hundred. Every"),
+        ("at 2130 the doors close", "at twenty-one thirty the doors close"),
+        ("it rose by 2200 last year", "it rose by two thousand two hundred last year"),
+        ("we had 2200 visitors", "we had two thousand two hundred visitors"),
     ],
 )
 def test_amounts_are_not_times_and_dates_are_said_as_dates(heard: str, said: str) -> None:

@@ -134,6 +134,7 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"from [\w ,-]{1,40}? to )",
         re.I,
     ),
+    "quoted": re.compile(r"\b(quotes?|quoted|tender|bids?|estimated?)\b", re.I),
     "costword": re.compile(r"\b(costs?|costing|quoted|charge[sd]?|fees?)\b", re.I),
     "spent": re.compile(r"\b(cost (?:us|me|them)|spent|paid|raised|last year|was|were)\b", re.I),
     "anecdote": re.compile(
@@ -210,11 +211,18 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
 """What a claim does, in the terms a question needs (one claim has several)."""
 
 
+_CLOCK_TIME = re.compile(
+    r"\b(?:at|by|until|before|after|till|from|to) (?:[a-z]+[- ])?[a-z]+ (?:o'clock|a\.?m\b\.?|"
+    r"p\.?m\b\.?)|\b(?:at|until|before|after|till) twenty(?:-[a-z]+)? hundred\b"
+)
+"""A time of day as spoken ("before twenty-two hundred", "at eight o'clock"): no figure."""
+
+
 @functools.lru_cache(maxsize=4096)
 def facets(text: str) -> frozenset[str]:
     """The facets of a claim sentence (numbers in words, as :class:`Claim` holds them;
     cached: every frame of a claim, and the ranker for each, asks for the same clause's)."""
-    low = text.lower()
+    low = _CLOCK_TIME.sub(" ", text.lower())
     found = {name for name, pattern in FACET_PATTERNS.items() if pattern.search(low)}
     has_figure = bool(re.search(rf"\b{_NUMBER}", low))
     if "result" in found and not (has_figure or "change" in found):
@@ -712,8 +720,8 @@ _DECIDER = (
 )
 _CHECKING = (
     r"\b(share the (?:numbers|results|data)|publish|report back|"
-    r"(?:we|i)(?:'ll|'d| will| would) (?:measure|track|count|report|compare|check|review|"
-    r"look|watch|monitor)|"
+    r"(?:we|i)(?:'ll|'d| will| would| can| could)? (?:then |also |just )?(?:measure|track|count|"
+    r"report|compare|check|review|look at|watch|monitor)|at the end|"
     r"review (?:it|the)|measure|track|success|judge|evaluate|criteria|if it works|"
     r"if it doesn't|come back to (?:you|the \w+)|(?:actual|real|final) (?:figures|numbers|results))"
 )
@@ -729,10 +737,12 @@ FRAMES: tuple[Frame, ...] = (
     _f("evidence", "result period",
        "Was that a typical period, or could it have been an unusual one?",
        r"\b(every (?:year|month|week)|each year|over (?:the last )?(?:two|three|four|five|ten|"
-       r"several) years|for years|consistently|held up|typical)", near=1,
+       r"several) years|for years|consistently|held up|typical|usual(?:ly)?|normal(?:ly)?|"
+       r"the (?:day|week|month|year|term|quarter|season|shift) before|previous)", near=1,
        avoid="estimate future money"),
     _f("evidence", "tally", "Is that more or less than usual?",
-       r"\b(than|compared|up from|down from|a year ago|the year before|used to|previous|"
+       r"\b(than|compared|up from|down from|a year ago|the (?:day|week|month|year|term|"
+       r"quarter|season|shift) before|used to|previous|"
        r"last year|same (?:months|period|time|week)|planned|expected|forecast|"
        r"usual|normal|typical|average|record|rose|fell|dropped|grew|increase|decrease|"
        r"best|worst|highest|lowest|biggest|busiest|quietest)\b",
@@ -765,7 +775,7 @@ FRAMES: tuple[Frame, ...] = (
        r"concern)", near=-1, avoid="decision"),
     _f("cost", "money spent", "What did most of that money go on?",
        r"\b(mostly|most of (?:it|that)|went on|goes on|breaks? down|of which|split between|"
-       r"made up of)", near=1, avoid="future estimate"),
+       r"made up of)", near=1, avoid="future estimate quoted"),
     _f("cost", "money costword", "Where will that money come from?", _FUNDED, near=-1,
        avoid="result change spent"),
     # next steps

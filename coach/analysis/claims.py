@@ -236,6 +236,9 @@ _YEAR_BEFORE = re.compile(
     re.I,
 )
 _TIME_BEFORE = re.compile(r"\b(at|by|until|from|before|after|around|till)\s+$", re.I)
+_CLOCK_BEFORE = re.compile(r"\b(at|until|before|after|till)\s+$", re.I)
+"""Before a number from 2100 to 2359 that is a 24-hour time, not a count ("by" is not:
+"it rose by 2200")."""
 _CURRENCY = {"$": "dollars", "£": "pounds", "€": "euros", "₹": "rupees", "₦": "naira",
              "₱": "pesos", "¥": "yen"}  # fmt: skip
 
@@ -244,7 +247,8 @@ def spoken_numbers(text: str) -> str:
     """``text`` with every number written in words as a speaker would say it (pure).
 
     "8:45" and "845" after "at" or before "a.m." are times ("eight forty-five");
-    "2019" after "in" or "since" is a year ("twenty nineteen"); "$2.4 million" is "two
+    "2019" after "in" or "since" is a year ("twenty nineteen") and "2200" after "before" a
+    24-hour time ("twenty-two hundred"); "$2.4 million" is "two
     point four million dollars"; "40%" is "forty percent"; "3rd" is "third"; anything
     else is a plain number ("900" -> "nine hundred").
     """
@@ -322,11 +326,18 @@ def spoken_numbers(text: str) -> str:
                 return _time_words(n // 100, n % 100)
             if timeish and 1 <= n <= 12 and not unit:
                 return number_words(n)
+            plain = not unit and not scale and not m.group("pct")
+            if (
+                plain
+                and 2100 <= n <= 2359
+                and n % 100 < 60
+                and _CLOCK_BEFORE.search(before)
+                and (not re.match(_NOT_A_TIME_AFTER, after))
+            ):
+                return _year_words(n)  # a 24-hour time: "before 2200" is "twenty-two hundred"
             if (
                 1100 <= n <= 2099
-                and not unit
-                and not scale
-                and not m.group("pct")
+                and plain
                 and (_YEAR_BEFORE.search(before) or not re.match(r"\s*[a-z]", after))
             ):
                 return _year_words(n)
