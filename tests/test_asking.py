@@ -70,8 +70,8 @@ def test_said_clause_speaks_to_the_speaker() -> None:
     assert said_clause("Our team answered about 12,000 emails.") == (
         "your team answered about 12,000 emails"
     )
-    assert said_clause("I think we should stop, because it is slow.") == (
-        "you think you should stop, because it is slow"
+    assert said_clause("I think we should stop the trial, because it is slow.") == (
+        "you think you should stop the trial"
     )
     # a name keeps its capital when the talk writes it mid-sentence too
     talk = "Toronto tried it first. A study in Toronto found sales went up."
@@ -202,6 +202,26 @@ def test_a_period_the_talk_sets_against_the_one_before_is_not_asked_if_typical()
     asks = [q for _l, q in grounded_questions(claim, "evidence", talk)]
     assert "Was that a typical period, or could it have been an unusual one?" not in asks
     assert "Is that more or less than usual?" not in asks
+
+
+def test_a_figure_that_came_down_is_a_change_not_a_tally() -> None:
+    talk = ("The mould temperature swung by as much as nine degrees across a shift. With the "
+            "controllers, the swing came down to under two degrees.")  # fmt: skip
+    claim = next(c for c in find_claims(talk) if "came down" in c.text)
+    assert "change" in facets(spoken_numbers(claim.text))
+    assert "Is that more or less than usual?" not in [
+        q for _l, q in grounded_questions(claim, "evidence", talk)
+    ]
+
+
+def test_a_method_the_talk_describes_is_not_asked_for() -> None:
+    talk = ("Over the four weeks before the switch, our median pipeline took eighty minutes. "
+            "The ninetieth percentile went from thirty-one minutes to twenty-two. I've tried to "
+            "control for that by looking only at run time, not wait time.")  # fmt: skip
+    claim = next(c for c in find_claims(talk) if "percentile" in c.text)
+    assert "How was that measured?" not in [
+        q for _l, q in grounded_questions(claim, "method", talk)
+    ]
 
 
 def test_a_cause_given_for_a_result_is_not_asked_how_they_know() -> None:

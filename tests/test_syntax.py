@@ -155,6 +155,29 @@ def test_the_parser_model_quotes_whole_clauses_and_drops_a_stray_would():
     assert not asking.quotable_clause(cut).endswith("against")
 
 
+DEAL = _parse("""
+I PRP PRON nsubj 1
+want VBP VERB ROOT 1
+to TO PART aux 3
+deal VB VERB xcomp 1
+with IN ADP prep 3
+them PRP PRON pobj 4
+properly RB ADV advmod 3
+""")
+
+
+def test_a_clause_of_pronouns_names_nothing():
+    assert not syntax.names_something(DEAL, 0, len(DEAL.text))
+    assert syntax.names_something(HIRE, 0, len(HIRE.text))
+    assert syntax.names_something(WENT, *_span(WENT, "we'd only went to one depth"))
+
+
+@pytest.mark.models
+def test_a_clause_that_names_nothing_is_not_quoted():
+    talk = "I've heard two objections, and I want to deal with them properly."
+    assert asking.quotable_clause(talk) == ""
+
+
 def test_past_verb_is_the_main_verb_in_the_past():
     assert syntax.past_verb(SAMPLED)
     assert syntax.past_verb(HEIFER)

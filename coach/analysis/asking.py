@@ -62,8 +62,8 @@ _MONTHS = (
 
 FACET_PATTERNS: dict[str, re.Pattern[str]] = {
     "change": re.compile(
-        r"\b(went (?:up|down)|go(?:es)? (?:up|down)|rose|risen|fell|fallen|dropped|drop|"
-        r"increased?|decreased?|doubled|halved|tripled|jump(?:ed)?|grew|grown|improved?|"
+        r"\b(went (?:up|down)|go(?:es)? (?:up|down)|came (?:up|down)|rose|risen|fell|fallen|"
+        r"dropped|drop|increased?|decreased?|doubled|halved|tripled|jump(?:ed)?|grew|grown|improved?|"
         r"recovered?|cut (?:it|the|our|by)|from .{1,40}? to .{1,30}|a (?:rise|fall|loss|gain) "
         r"of|(?:more|fewer|less|shorter|longer|faster|slower|higher|lower) than|"
         r"(?:is|was|were|are|'s) (?:down|up) (?:to|from|by))\b",
@@ -130,8 +130,8 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "shift": re.compile(
-        r"\b(went (?:up|down)|rose|fell|dropped|increased|decreased|doubled|halved|"
-        r"from [\w ,-]{1,40}? to )",
+        r"\b(went (?:up|down)|came (?:up|down)|rose|fell|dropped|increased|decreased|doubled|"
+        r"halved|from [\w ,-]{1,40}? to )",
         re.I,
     ),
     "quoted": re.compile(r"\b(quotes?|quoted|tender|bids?|estimated?)\b", re.I),
@@ -594,6 +594,8 @@ def quotable_clause(
             at = text.find(part, pieces[i][0])
             if parsed is not None and not syntax.whole_clause(parsed, at, at + len(part)):
                 continue  # "we hire a part-time child [and youth bereavement worker]"
+            if parsed is not None and not syntax.names_something(parsed, at, at + len(part)):
+                continue  # "we want to deal with them properly": nothing to ask about
             if _OPENING_PRONOUN.match(part) and (
                 len(words) < 8 or (i and not re.search(rf"\b{_NUMBER}", part.lower()))
             ):
@@ -707,7 +709,9 @@ def _f(kind: str, needs: str, text: str, answered: str | None = None, *, near: i
 _MEASURED = (
     r"\b(counted|count|logged|log|recorded|records|surveyed|survey|measured|timed|tracked|"
     r"compared|comparing|asked|phoned|interviewed|sampled|sample|data|register|audit|"
-    r"sensor|readings?|spreadsheet|system shows|by hand|stopwatch|clock)"
+    r"sensor|readings?|spreadsheet|system shows|by hand|stopwatch|clock|gauges?|"
+    r"control(?:led)? for|looking only at|(?:days|weeks|months) (?:before|after) (?:the|we|it)|"
+    r"before and after)"
 )
 _FUNDED = (
     r"\b(fund|funded|funding|budget|grant|paid (?:for|by|out of)|pay for|covers?|covered|"
