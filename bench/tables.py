@@ -41,6 +41,7 @@ def questions() -> str:
     ]
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
     order = {
+        "sealed21": -18,
         "sealed20": -17,
         "sealed19": -16,
         "sealed18": -15,
@@ -123,6 +124,9 @@ def questions() -> str:
         "default-z": "round z (7249c18, as round y), 0.5B loaded as in coach rehearse",
         "prev-z": "round z: round w's code (c3943b8)",
         "qwen2.5-coder-0.5b-instruct-z": "qwen2.5-coder-0.5b-instruct, round z",
+        "default-aa": "round aa (5f9c4c7), 0.5B loaded as in coach rehearse",
+        "prev-aa": "round aa: round z's code (19285fd)",
+        "qwen2.5-coder-0.5b-instruct-aa": "qwen2.5-coder-0.5b-instruct, round aa",
     }
     """Which commit each grounded round measured (grounded questions need no model)."""
     names = {"coach": "coach, model's wording", "coach-llm": "coach, model's wording",
