@@ -224,6 +224,42 @@ def test_a_method_the_talk_describes_is_not_asked_for() -> None:
     ]
 
 
+def test_a_move_from_one_thing_to_another_is_no_trend() -> None:
+    clause = "we've now migrated the full history from the old Oracle database to Postgres"
+    assert "shift" not in facets(clause)
+    assert "shift" in facets("bookings dropped from forty a week to thirty")
+
+
+def test_a_change_the_speaker_denies_is_not_asked_whether_it_is_a_trend() -> None:
+    talk = "I don't think the yield went down by more than a tenth in the dry fields."
+    for claim in find_claims(talk):
+        assert "Is that a trend, or could it be a one-off?" not in [
+            q for _l, q in grounded_questions(claim, "evidence", talk)
+        ]
+
+
+def test_a_total_is_not_asked_whether_it_is_usual() -> None:
+    talk = "So we had 61 tunnel sessions in total, spread over the whole neighbourhood."
+    for claim in find_claims(talk):
+        assert "Is that more or less than usual?" not in [
+            q for _l, q in grounded_questions(claim, "evidence", talk)
+        ]
+
+
+def test_a_drop_the_talk_says_recovered_later_is_not_asked_if_a_one_off() -> None:
+    talk = ("In the first month, bookings dropped by about a fifth. Two of my regulars were "
+            "very vexed with me. But by May, no shows were down to about one in twelve. And "
+            "bookings came back up not all the way, but close.")  # fmt: skip
+    claim = next(c for c in find_claims(talk) if "dropped" in c.text)
+    assert "Is that a trend, or could it be a one-off?" not in [
+        q for _l, q in grounded_questions(claim, "evidence", talk)
+    ]
+
+
+def test_showing_the_numbers_is_no_plan_with_side_effects() -> None:
+    assert "plan" not in facets("we want to put the numbers in front of everyone")
+
+
 def test_a_cause_given_for_a_result_is_not_asked_how_they_know() -> None:
     # blind reviewers accepted 4 of 67 "How do you know that's what caused it?" (rounds d-w)
     talk = "Our margins are down this year because of the new supermarket contract."

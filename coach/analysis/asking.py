@@ -62,8 +62,8 @@ _MONTHS = (
 
 FACET_PATTERNS: dict[str, re.Pattern[str]] = {
     "change": re.compile(
-        r"\b(went (?:up|down)|go(?:es)? (?:up|down)|came (?:up|down)|rose|risen|fell|fallen|"
-        r"dropped|drop|increased?|decreased?|doubled|halved|tripled|jump(?:ed)?|grew|grown|improved?|"
+        r"\b(went (?:up|down)|go(?:es)? (?:up|down)|came (?:up|down)|came back (?:up |down )?to|"
+        r"rose|risen|fell|fallen|dropped|drop|increased?|decreased?|doubled|halved|tripled|jump(?:ed)?|grew|grown|improved?|"
         r"recovered?|cut (?:it|the|our|by)|from .{1,40}? to .{1,30}|a (?:rise|fall|loss|gain) "
         r"of|(?:more|fewer|less|shorter|longer|faster|slower|higher|lower) than|"
         r"(?:is|was|were|are|'s) (?:down|up) (?:to|from|by))\b",
@@ -229,6 +229,16 @@ def facets(text: str) -> frozenset[str]:
         found.discard("result")  # "we were surprised" is no measured result
     if "change" in found and not has_figure and not re.search(r"\bthan\b", low):
         found.discard("change")
+    if (
+        "shift" in found
+        and not has_figure
+        and not re.search(
+            r"\b(went (?:up|down)|came (?:up|down)|rose|fell|dropped|increased|decreased|doubled|"
+            r"halved)\b",
+            low,
+        )
+    ):
+        found.discard("shift")  # "migrated from the old database to Postgres": no measure
     if "change" in found and not FACET_PATTERNS["change"].search(
         re.sub(rf"\b(?:more|fewer|less) than (?=(?:a |an |about |roughly )?{_NUMBER})", " ", low)
     ):
@@ -269,7 +279,7 @@ def facets(text: str) -> frozenset[str]:
         found -= {"future", "plan"}  # "I thought we would lose a third": what was expected
     if re.search(
         r"\b(want|going|like|here) to (?:share|talk|tell|show|explain|walk|present|"
-        r"give|update)\b",
+        r"give|update|put (?:\w+ ){1,3}in front of)\b",
         low,
     ):
         found.discard("plan")  # announcing the talk is no plan
@@ -751,7 +761,7 @@ FRAMES: tuple[Frame, ...] = (
        r"usual|normal|typical|average|record|rose|fell|dropped|grew|increase|decrease|"
        r"best|worst|highest|lowest|biggest|busiest|quietest)\b",
        near=1,
-       avoid="change estimate future money plan metric own_story"),
+       avoid="change estimate future money plan metric own_story derived"),
     _f("evidence", "study", "Who carried out that study, and how large was it?",
        r"\b(university|institute|independent|department|called|partnership|association|"
        r"society|foundation|(?:my|our) (?:own )?(?:survey|study)|(?:i|we) (?:surveyed|ran|did)|"
@@ -798,7 +808,7 @@ FRAMES: tuple[Frame, ...] = (
     _f("evidence", "shift", "Is that a trend, or could it be a one-off?",
        r"\b(every year|each year|for years|trend|steadily|consistently|year after year|"
        r"again and again|came back|recovered|bounced back|back to (?:normal|where)|"
-       r"picked (?:back )?up)", near=2,
+       r"picked (?:back )?up)", near=4,
        avoid="intervention estimate future money own_story event"),
     # method
     _f("method", "result metric", "How was that measured?", _MEASURED, near=2,
@@ -854,7 +864,9 @@ def _parsed_facets(found: frozenset[str], clause: str, parsed: syntax.Parse) -> 
     if syntax.no_action(parsed):
         found -= {"plan"}  # "we'll have two years to compare": nothing is done
     if syntax.negated(parsed):
-        found -= {"plan", "future"}  # "we're not proposing a change tonight"
+        # "we're not proposing a change tonight"; "we don't think the yield went down": no
+        # change to ask whether it is a trend
+        found -= {"plan", "future", "change", "shift"}
     if "plan" in found and syntax.subject(parsed) not in _SPEAKERS and not _PROPOSED.search(clause):
         found -= {"plan"}  # "three new learners start in September": no one's proposal
     if syntax.past_verb(parsed) and not re.search(
