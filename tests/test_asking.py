@@ -256,6 +256,17 @@ def test_a_drop_the_talk_says_recovered_later_is_not_asked_if_a_one_off() -> Non
     ]
 
 
+def test_a_first_time_is_no_trend_and_a_funding_ask_is_a_decision() -> None:
+    talk = "The first voyage went from Newark to Houston, and fuel use fell by a fifth."
+    for claim in find_claims(talk):
+        assert "Is that a trend, or could it be a one-off?" not in [
+            q for _l, q in grounded_questions(claim, "evidence", talk)
+        ]
+    assert "first" not in facets("the grant goes in on the first of February")
+    ask = "we'd like the PTA to fund the first year of the reading app"
+    assert "decision" in facets(ask)
+
+
 def test_showing_the_numbers_is_no_plan_with_side_effects() -> None:
     assert "plan" not in facets("we want to put the numbers in front of everyone")
 

@@ -119,7 +119,7 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "decision": re.compile(
         r"\b(votes? on|will vote|to vote|vote (?:is|at|in|next|by)|show of hands|decides?|"
-        r"will decide|to decide|the ask is|"
+        r"will decide|to decide|the ask is|(?:like|ask|asking) (?:the )?\w+ to (?:fund|pay for)|"
         r"decision|approv(?:e|al)|sign(?:s)? off|agrees? (?:on|to))\b",
         re.I,
     ),
@@ -135,6 +135,9 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "quoted": re.compile(r"\b(quotes?|quoted|tender|bids?|estimated?)\b", re.I),
+    "first": re.compile(
+        r"\b(?:the|our|my|its|their) (?:very )?first\b(?! of)|\bfor the first time\b", re.I
+    ),
     "costword": re.compile(r"\b(costs?|costing|quoted|charge[sd]?|fees?)\b", re.I),
     "spent": re.compile(r"\b(cost (?:us|me|them)|spent|paid|raised|last year|was|were)\b", re.I),
     "anecdote": re.compile(
@@ -611,7 +614,7 @@ def quotable_clause(
             ):
                 continue  # "it does, for a season" leans on what came before
             figure = bool(re.search(rf"\b{_NUMBER}", part.lower()))
-            askable = len(facets(part) - {"figure", "date"})
+            askable = len(facets(part) - {"figure", "date", "first"})
             key = (-figure, -min(askable, 2), len(words))
             if best is None or key < best[0]:
                 best = (key, part)
@@ -809,7 +812,7 @@ FRAMES: tuple[Frame, ...] = (
        r"\b(every year|each year|for years|trend|steadily|consistently|year after year|"
        r"again and again|came back|recovered|bounced back|back to (?:normal|where)|"
        r"picked (?:back )?up)", near=4,
-       avoid="intervention estimate future money own_story event"),
+       avoid="intervention estimate future money own_story event first"),
     # method
     _f("method", "result metric", "How was that measured?", _MEASURED, near=2,
        avoid="estimate future money"),
