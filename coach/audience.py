@@ -844,6 +844,8 @@ class Audience:
                               options=self.options) is None:  # fmt: skip
                 now = time.monotonic()
                 stances = STANCES.get(self.options.persona) if self.options.stance else None
+                if text in asking.STORY_QUESTIONS and self.options.persona != "curious":
+                    stances = None  # a moment told is not doubted: "I'm not convinced yet."
                 if stances:
                     lead_in = f"{lead_in} {stances.get(plan.kind, stances[''])}"
                 return Question(text, plan.claim.text, "grounded", 0, lead_in=lead_in,

@@ -267,6 +267,12 @@ def test_a_first_time_is_no_trend_and_a_funding_ask_is_a_decision() -> None:
     assert "decision" in facets(ask)
 
 
+def test_one_of_them_is_no_figure_and_sending_people_home_is_no_plan() -> None:
+    assert "figure" not in facets("one of them also got a new bakery manager in September")
+    logistics = "This will take about ten minutes and then we'll let the night shift go home."
+    assert quotable_clause(logistics) == ""
+
+
 def test_showing_the_numbers_is_no_plan_with_side_effects() -> None:
     assert "plan" not in facets("we want to put the numbers in front of everyone")
 

@@ -8,6 +8,7 @@ import json
 import pytest
 from conftest import ScriptedLlm
 
+from coach.analysis import asking
 from coach.analysis.claims import MISSING_TEXT, find_claims, plan_questions
 from coach.audience import (
     STANCES,
@@ -364,3 +365,15 @@ def test_a_persona_with_a_stance_says_where_it_stands_and_never_asks_twice() -> 
     assert first is not None and not any(
         s in first.spoken_text for s in STANCES["skeptical"].values()
     )
+
+
+def test_a_moment_the_speaker_told_is_not_doubted() -> None:
+    talk = "I remember one night there were four deliveries before midnight on the ward."
+    for persona in ("skeptical", "expert"):
+        audience = Audience(None, talk, AudienceOptions(persona=persona, wording="grounded"))
+        q = audience.next_question()
+        assert q is not None and q.text in asking.STORY_QUESTIONS
+        assert not any(s in q.spoken_text for s in STANCES[persona].values())
+    curious = Audience(None, talk, AudienceOptions(persona="curious", wording="grounded"))
+    q = curious.next_question()
+    assert q is not None and "That's interesting." in q.spoken_text

@@ -227,7 +227,7 @@ def facets(text: str) -> frozenset[str]:
     cached: every frame of a claim, and the ranker for each, asks for the same clause's)."""
     low = _CLOCK_TIME.sub(" ", text.lower())
     found = {name for name, pattern in FACET_PATTERNS.items() if pattern.search(low)}
-    has_figure = bool(re.search(rf"\b{_NUMBER}", low))
+    has_figure = bool(re.search(rf"\b{_NUMBER}", re.sub(r"\bone of\b", " ", low)))
     if "result" in found and not (has_figure or "change" in found):
         found.discard("result")  # "we were surprised" is no measured result
     if "change" in found and not has_figure and not re.search(r"\bthan\b", low):
@@ -406,6 +406,7 @@ _ASIDE = re.compile(
     r"let's (?:start|begin|get|turn|move|look|talk|go|take|kick|dive|jump|wrap)|"
     r"out of the way|start with (?:the|a) (?:bit|part|hard|good|bad)|let (?:me|you) |"
     r"get ahead of|report back|come back to (?:you|this)|update you|"
+    r"let (?:the \w+(?: shift| team| crew)?|everyone|you all|people) (?:go|get) (?:home|back)|"
     r"(?:spend|take) (?:a few|a couple of|\w+) minutes|let's say|"
     r"(?:i've|i have|we've|we have) got (?:about |only |just )?(?:\w+ )?minutes|"
     r"^(?:my name is|i'm (?:a|an) \w+(?: \w+)? (?:at|in|from|with|for))|"
@@ -824,6 +825,11 @@ FRAMES: tuple[Frame, ...] = (
 )  # fmt: skip
 """Every question a listener asks here, by kind; questions about "that" refer to the
 clause quoted before them."""
+
+STORY_QUESTIONS = frozenset(f.text for f in FRAMES if "anecdote" in f.needs)
+"""Questions about a moment the speaker told, not a claim to doubt: a skeptical or expert
+listener's "I'm not convinced yet." before one sounds wrong (blind reviewers accepted 0 of
+20 such verdicts, rounds d-ab, against 60 % after "That's interesting.")."""
 
 
 def _near_text(claim: Claim, sentences: Sequence[str], near: int) -> str:
