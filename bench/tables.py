@@ -41,6 +41,7 @@ def questions() -> str:
     ]
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
     order = {
+        "sealed22": -19,
         "sealed21": -18,
         "sealed20": -17,
         "sealed19": -16,
@@ -127,6 +128,9 @@ def questions() -> str:
         "default-aa": "round aa (5f9c4c7), 0.5B loaded as in coach rehearse",
         "prev-aa": "round aa: round z's code (19285fd)",
         "qwen2.5-coder-0.5b-instruct-aa": "qwen2.5-coder-0.5b-instruct, round aa",
+        "default-ab": "round ab (824b2df), 0.5B loaded as in coach rehearse",
+        "prev-ab": "round ab: round z's code (19285fd)",
+        "qwen2.5-coder-0.5b-instruct-ab": "qwen2.5-coder-0.5b-instruct, round ab",
     }
     """Which commit each grounded round measured (grounded questions need no model)."""
     names = {"coach": "coach, model's wording", "coach-llm": "coach, model's wording",
