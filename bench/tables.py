@@ -41,6 +41,7 @@ def questions() -> str:
     ]
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
     order = {
+        "sealed23": -20,
         "sealed22": -19,
         "sealed21": -18,
         "sealed20": -17,
@@ -131,6 +132,9 @@ def questions() -> str:
         "default-ab": "round ab (824b2df), 0.5B loaded as in coach rehearse",
         "prev-ab": "round ab: round z's code (19285fd)",
         "qwen2.5-coder-0.5b-instruct-ab": "qwen2.5-coder-0.5b-instruct, round ab",
+        "default-ac": "round ac (6f331bd), 0.5B loaded as in coach rehearse",
+        "prev-ac": "round ac: round z's code (19285fd)",
+        "qwen2.5-coder-0.5b-instruct-ac": "qwen2.5-coder-0.5b-instruct, round ac",
     }
     """Which commit each grounded round measured (grounded questions need no model)."""
     names = {"coach": "coach, model's wording", "coach-llm": "coach, model's wording",
