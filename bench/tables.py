@@ -41,6 +41,7 @@ def questions() -> str:
     ]
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
     order = {
+        "sealed24": -21,
         "sealed23": -20,
         "sealed22": -19,
         "sealed21": -18,
@@ -135,6 +136,9 @@ def questions() -> str:
         "default-ac": "round ac (6f331bd), 0.5B loaded as in coach rehearse",
         "prev-ac": "round ac: round z's code (19285fd)",
         "qwen2.5-coder-0.5b-instruct-ac": "qwen2.5-coder-0.5b-instruct, round ac",
+        "default-ad": "round ad (f756fc4, the final code), 0.5B loaded as in coach rehearse",
+        "prev-ad": "round ad: round z's code (19285fd)",
+        "qwen2.5-coder-0.5b-instruct-ad": "qwen2.5-coder-0.5b-instruct, round ad",
     }
     """Which commit each grounded round measured (grounded questions need no model)."""
     names = {"coach": "coach, model's wording", "coach-llm": "coach, model's wording",
