@@ -34,6 +34,11 @@ def _claim(fragment: str):
     return next(c for c in find_claims(TALK) if fragment in c.text)
 
 
+def _asks(claim, kind: str, talk: str) -> list[str]:
+    """The grounded questions of one kind about a claim, without their lead-ins."""
+    return [q for _l, q in grounded_questions(claim, kind, talk)]
+
+
 @pytest.mark.parametrize(
     ("sentence", "clause"),
     [
@@ -161,45 +166,36 @@ def test_unsure_words_are_those_below_the_threshold_with_their_neighbours() -> N
 def test_money_spent_asks_what_it_went_on_unless_the_talk_says() -> None:
     talk = "Last year we spent just under 47,000 pounds on printing across the three floors."
     claim = find_claims(talk)[0]
-    assert ("What did most of that money go on?") in [q for _l, q in grounded_questions(
-        claim, "cost", talk)]  # fmt: skip
+    assert "What did most of that money go on?" in _asks(claim, "cost", talk)
     told = talk + " Most of that went on toner and the leases."
     claim = find_claims(told)[0]
-    assert "What did most of that money go on?" not in [
-        q for _l, q in grounded_questions(claim, "cost", told)
-    ]
+    assert "What did most of that money go on?" not in _asks(claim, "cost", told)
 
 
 def test_a_quote_for_work_not_done_is_not_money_spent() -> None:
     talk = "Within the next five years, the quote we got in the fall was around $180 ,000."
     claim = find_claims(talk)[0]
-    assert "What did most of that money go on?" not in [
-        q for _l, q in grounded_questions(claim, "cost", talk)
-    ]
+    assert "What did most of that money go on?" not in _asks(claim, "cost", talk)
 
 
 def test_a_time_of_day_is_no_figure_to_compare() -> None:
     talk = "First, returns get booked back in before 2200, every night, no exceptions."
     assert "figure" not in facets(spoken_numbers(talk))
     for claim in find_claims(talk):
-        assert "Is that more or less than usual?" not in [
-            q for _l, q in grounded_questions(claim, "evidence", talk)
-        ]
+        assert "Is that more or less than usual?" not in _asks(claim, "evidence", talk)
 
 
 def test_a_measure_the_talk_names_is_not_asked_for() -> None:
     talk = ("I propose a six-month trial starting in June. And at the end we compare the night "
             "falls with the same months last year.")  # fmt: skip
     claim = find_claims(talk)[0]
-    assert "What will you measure to know whether it's working?" not in [
-        q for _l, q in grounded_questions(claim, "method", talk)
-    ]
+    assert "What will you measure to know whether it's working?" not in _asks(claim, "method", talk)
 
 
 def test_a_period_the_talk_sets_against_the_one_before_is_not_asked_if_typical() -> None:
     talk = "Last month we had eleven falls on this ward. The month before it was six."
     claim = find_claims(talk)[0]
-    asks = [q for _l, q in grounded_questions(claim, "evidence", talk)]
+    asks = _asks(claim, "evidence", talk)
     assert "Was that a typical period, or could it have been an unusual one?" not in asks
     assert "Is that more or less than usual?" not in asks
 
@@ -209,9 +205,7 @@ def test_a_figure_that_came_down_is_a_change_not_a_tally() -> None:
             "controllers, the swing came down to under two degrees.")  # fmt: skip
     claim = next(c for c in find_claims(talk) if "came down" in c.text)
     assert "change" in facets(spoken_numbers(claim.text))
-    assert "Is that more or less than usual?" not in [
-        q for _l, q in grounded_questions(claim, "evidence", talk)
-    ]
+    assert "Is that more or less than usual?" not in _asks(claim, "evidence", talk)
 
 
 def test_a_method_the_talk_describes_is_not_asked_for() -> None:
@@ -219,9 +213,7 @@ def test_a_method_the_talk_describes_is_not_asked_for() -> None:
             "The ninetieth percentile went from thirty-one minutes to twenty-two. I've tried to "
             "control for that by looking only at run time, not wait time.")  # fmt: skip
     claim = next(c for c in find_claims(talk) if "percentile" in c.text)
-    assert "How was that measured?" not in [
-        q for _l, q in grounded_questions(claim, "method", talk)
-    ]
+    assert "How was that measured?" not in _asks(claim, "method", talk)
 
 
 def test_a_move_from_one_thing_to_another_is_no_trend() -> None:
@@ -233,17 +225,13 @@ def test_a_move_from_one_thing_to_another_is_no_trend() -> None:
 def test_a_change_the_speaker_denies_is_not_asked_whether_it_is_a_trend() -> None:
     talk = "I don't think the yield went down by more than a tenth in the dry fields."
     for claim in find_claims(talk):
-        assert "Is that a trend, or could it be a one-off?" not in [
-            q for _l, q in grounded_questions(claim, "evidence", talk)
-        ]
+        assert "Is that a trend, or could it be a one-off?" not in _asks(claim, "evidence", talk)
 
 
 def test_a_total_is_not_asked_whether_it_is_usual() -> None:
     talk = "So we had 61 tunnel sessions in total, spread over the whole neighbourhood."
     for claim in find_claims(talk):
-        assert "Is that more or less than usual?" not in [
-            q for _l, q in grounded_questions(claim, "evidence", talk)
-        ]
+        assert "Is that more or less than usual?" not in _asks(claim, "evidence", talk)
 
 
 def test_a_drop_the_talk_says_recovered_later_is_not_asked_if_a_one_off() -> None:
@@ -251,17 +239,13 @@ def test_a_drop_the_talk_says_recovered_later_is_not_asked_if_a_one_off() -> Non
             "very vexed with me. But by May, no shows were down to about one in twelve. And "
             "bookings came back up not all the way, but close.")  # fmt: skip
     claim = next(c for c in find_claims(talk) if "dropped" in c.text)
-    assert "Is that a trend, or could it be a one-off?" not in [
-        q for _l, q in grounded_questions(claim, "evidence", talk)
-    ]
+    assert "Is that a trend, or could it be a one-off?" not in _asks(claim, "evidence", talk)
 
 
 def test_a_first_time_is_no_trend_and_a_funding_ask_is_a_decision() -> None:
     talk = "The first voyage went from Newark to Houston, and fuel use fell by a fifth."
     for claim in find_claims(talk):
-        assert "Is that a trend, or could it be a one-off?" not in [
-            q for _l, q in grounded_questions(claim, "evidence", talk)
-        ]
+        assert "Is that a trend, or could it be a one-off?" not in _asks(claim, "evidence", talk)
     assert "first" not in facets("the grant goes in on the first of February")
     ask = "we'd like the PTA to fund the first year of the reading app"
     assert "decision" in facets(ask)
@@ -281,21 +265,17 @@ def test_a_cause_given_for_a_result_is_not_asked_how_they_know() -> None:
     # blind reviewers accepted 4 of 67 "How do you know that's what caused it?" (rounds d-w)
     talk = "Our margins are down this year because of the new supermarket contract."
     claim = find_claims(talk)[0]
-    assert "How do you know that's what caused it?" not in [
-        q for _l, q in grounded_questions(claim, "evidence", talk)
-    ]
+    assert "How do you know that's what caused it?" not in _asks(claim, "evidence", talk)
 
 
 def test_a_tally_asks_whether_it_is_usual_unless_the_talk_compares_it() -> None:
     talk = "Good evening. Last season we had 38 paid-up members."
     claim = find_claims(talk)[0]
-    asks = [q for _l, q in grounded_questions(claim, "evidence", talk)]
+    asks = _asks(claim, "evidence", talk)
     assert "Is that more or less than usual?" in asks
     told = talk + " The year before it was 52."
     claim = find_claims(told)[0]
-    assert "Is that more or less than usual?" not in [
-        q for _l, q in grounded_questions(claim, "evidence", told)
-    ]
+    assert "Is that more or less than usual?" not in _asks(claim, "evidence", told)
 
 
 @pytest.mark.parametrize(

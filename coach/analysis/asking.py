@@ -60,10 +60,16 @@ _MONTHS = (
     r"next (?:week|month|year|term|quarter))"
 )
 
+_SHIFT_VERBS = (
+    r"went (?:up|down)|came (?:up|down)|rose|fell|dropped|increased|decreased|doubled|halved"
+)
+"""Verbs that say a measure moved (the "shift" facet's, besides "from X to Y")."""
+
 FACET_PATTERNS: dict[str, re.Pattern[str]] = {
     "change": re.compile(
         r"\b(went (?:up|down)|go(?:es)? (?:up|down)|came (?:up|down)|came back (?:up |down )?to|"
-        r"rose|risen|fell|fallen|dropped|drop|increased?|decreased?|doubled|halved|tripled|jump(?:ed)?|grew|grown|improved?|"
+        r"rose|risen|fell|fallen|dropped|drop|increased?|decreased?|doubled|halved|tripled|"
+        r"jump(?:ed)?|grew|grown|improved?|"
         r"recovered?|cut (?:it|the|our|by)|from .{1,40}? to .{1,30}|a (?:rise|fall|loss|gain) "
         r"of|(?:more|fewer|less|shorter|longer|faster|slower|higher|lower) than|"
         r"(?:is|was|were|are|'s) (?:down|up) (?:to|from|by))\b",
@@ -129,11 +135,7 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"waited|wait)\b",
         re.I,
     ),
-    "shift": re.compile(
-        r"\b(went (?:up|down)|came (?:up|down)|rose|fell|dropped|increased|decreased|doubled|"
-        r"halved|from [\w ,-]{1,40}? to )",
-        re.I,
-    ),
+    "shift": re.compile(rf"\b({_SHIFT_VERBS}|from [\w ,-]{{1,40}}? to )", re.I),
     "quoted": re.compile(r"\b(quotes?|quoted|tender|bids?|estimated?)\b", re.I),
     "first": re.compile(
         r"\b(?:the|our|my|its|their) (?:very )?first\b(?! of)|\bfor the first time\b", re.I
@@ -232,15 +234,7 @@ def facets(text: str) -> frozenset[str]:
         found.discard("result")  # "we were surprised" is no measured result
     if "change" in found and not has_figure and not re.search(r"\bthan\b", low):
         found.discard("change")
-    if (
-        "shift" in found
-        and not has_figure
-        and not re.search(
-            r"\b(went (?:up|down)|came (?:up|down)|rose|fell|dropped|increased|decreased|doubled|"
-            r"halved)\b",
-            low,
-        )
-    ):
+    if "shift" in found and not has_figure and not re.search(rf"\b(?:{_SHIFT_VERBS})\b", low):
         found.discard("shift")  # "migrated from the old database to Postgres": no measure
     if "change" in found and not FACET_PATTERNS["change"].search(
         re.sub(rf"\b(?:more|fewer|less) than (?=(?:a |an |about |roughly )?{_NUMBER})", " ", low)
