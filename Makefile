@@ -13,7 +13,7 @@ EVAL ?= ../shared/eval
 APT_PACKAGES := $(if $(shell command -v g++ 2>/dev/null),,build-essential) chromium \
 	pulseaudio pulseaudio-utils libportaudio2 libasound2-plugins
 
-.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-accuracy-long bench-accuracy-external bench-speed bench-latency bench-interview bench-questions bench-interview-questions bench-judge bench-long bench-listen bench-pitch bench-ray train-ranker fixtures clean
+.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-accuracy-long bench-accuracy-external bench-speed bench-latency bench-interview bench-questions bench-interview-questions bench-judge bench-long bench-listen bench-pitch bench-ray train-ranker train-judge fixtures clean
 
 setup: system venv models  ## everything: system packages, .venv, default models
 
@@ -88,7 +88,12 @@ train-ranker: venv  ## refit the audience's question ranker to the blind verdict
 	$(BIN)/python bench/train_ranker.py
 
 bench-judge: setup  ## answer judgement against labelled (question, answer) pairs, dev and test apart
+	$(BIN)/coach models fetch qwen2.5-coder-1.5b-instruct
 	$(BIN)/python bench/judge.py
+
+train-judge: setup  ## fit the answer judge's weights on the dev pairs (coach/analysis/answer_judge.json)
+	$(BIN)/coach models fetch qwen2.5-coder-1.5b-instruct
+	$(BIN)/python bench/train_judge.py
 
 bench-pitch: venv  ## pitch tracks, old and new, against a pYIN reference on ../shared/eval; their cost
 	$(BIN)/python bench/pitch.py --eval $(EVAL)

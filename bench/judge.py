@@ -1,15 +1,18 @@
 """Answer judgement against labels written before the judge: did an answer address its question?
 
-``bench/data/answer_pairs.jsonl`` holds (context, question, answer, label) pairs written by
-someone who never saw the judge's code, labelled addressed, partial, off_topic or dodged,
-split into dev (may be used for tuning) and test (reported only). This bench runs
-coach's judge (:func:`coach.analysis.answers.judge_answer`, with the model when
-``--llm`` names one) on every pair and prints, per split:
+``bench/data/answer_pairs*.jsonl`` hold (context, question, answer, label) pairs written
+by people who never saw the judge's code, labelled addressed, partial, off_topic or
+dodged, split into dev (may be used for tuning) and test (reported only). ``test`` is the
+first two batches, ``test_c`` the third (written 2026-11-26, before the judge model's
+weights were fitted). This bench runs coach's judge
+(:func:`coach.analysis.answers.judge_answer`) on every pair twice, by the words alone and
+with the judge model's odds (:class:`coach.judging.AnswerJudge`, ``--judge-model``), and
+prints, per split:
 
 * precision and recall of "addressed" (the answers coach lets pass without a follow-up);
 * precision and recall of each kind of miss (partial, off_topic, dodged), and the
   confusion matrix;
-* seconds per judgement.
+* seconds per judgement (the model's, per answer it had not judged before).
 
 Figures go to ``bench/results/judge.json``.
 """
@@ -17,7 +20,6 @@ Figures go to ``bench/results/judge.json``.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -28,7 +30,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from results import write_results  # noqa: E402
 
-PAIRS = sorted((ROOT / "bench" / "data").glob("answer_pairs*.jsonl"))
 LABELS = ("addressed", "partial", "off_topic", "dodged")
 
 
@@ -46,59 +47,64 @@ def prf(pairs: list[tuple[str, str]], label: str) -> dict[str, float | int | Non
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--llm", default="", help="a GGUF (name or path) for the relevance check")
-    ap.add_argument("--show", choices=("dev", "test", "none"), default="none",
-                    help="print the wrong judgements of one split")  # fmt: skip
+    ap.add_argument("--judge-model", default="qwen2.5-coder-1.5b-instruct",
+                    help="GGUF (name or path) whose odds the judge weighs; 'none' for words "
+                         "alone")  # fmt: skip
+    ap.add_argument("--show", choices=("dev", "test", "test_c", "none"), default="none",
+                    help="print the wrong judgements of one split (never tune on a test "
+                         "split)")  # fmt: skip
     ap.add_argument("--name", default="judge", help="results file name")
     args = ap.parse_args()
+    from train_judge import load_pairs, supports
+
     from coach.analysis.answers import judge_answer
 
-    llm = None
-    if args.llm:
-        from coach.llm import ChatModel, LlmOptions
-
-        llm = ChatModel.load(LlmOptions(model=args.llm))
-    rows = [json.loads(line) for path in PAIRS for line in path.open() if line.strip()]
-    by_split: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    seconds: list[float] = []
-    for row in rows:
-        t0 = time.perf_counter()
-        j = judge_answer(row["question"], row["answer"], context=row.get("context", ""), llm=llm)
-        seconds.append(time.perf_counter() - t0)
-        by_split[row["split"]].append((row["label"], j.verdict))
-        if args.show == row["split"] and j.verdict != row["label"]:
-            print(f"[{row['id']}] truth {row['label']} got {j.verdict} ({j.reason})\n"
-                  f"  Q: {row['question']}\n  A: {row['answer']}\n")  # fmt: skip
+    rows = load_pairs()
+    for r in rows:
+        r["group"] = r["split"] if r["split"] == "dev" or not r["set"] else "test_c"
+    modes: dict[str, list[float | None]] = {"words_only": [None] * len(rows)}
+    model_seconds = None
+    if args.judge_model != "none":
+        sup, model_seconds = supports(rows, args.judge_model)
+        modes["with_model"] = list(sup)
     figures: dict[str, object] = {}
-    for split in ("dev", "test"):
-        pairs = by_split.get(split, [])
-        if not pairs:
-            continue
-        addressed = [("addressed" if t == "addressed" else "missed",
-                      "addressed" if p == "addressed" else "missed") for t, p in pairs]  # fmt: skip
-        confusion = Counter(f"{t}->{p}" for t, p in pairs)
-        figures[split] = {
-            "pairs": len(pairs),
-            "addressed": prf(addressed, "addressed"),
-            "missed": prf(addressed, "missed"),
-            **{label: prf(pairs, label) for label in LABELS[1:]},
-            "accuracy_4way": round(sum(t == p for t, p in pairs) / len(pairs), 3),
-            "confusion": dict(sorted(confusion.items())),
-        }
-        a = figures[split]["addressed"]  # type: ignore[index]
-        print(f"{split}: {len(pairs)} pairs; addressed precision {a['precision']} recall "
-              f"{a['recall']}; 4-way accuracy {figures[split]['accuracy_4way']}")  # type: ignore[index]  # fmt: skip
-        for label in LABELS[1:]:
-            m = figures[split][label]  # type: ignore[index]
-            print(f"  {label:9} precision {m['precision']} recall {m['recall']} "
-                  f"(n={m['support']})")  # fmt: skip
-    figures["seconds_per_judgement_p50"] = round(statistics.median(seconds), 4)
-    figures["seconds_per_judgement_max"] = round(max(seconds), 4)
-    figures["llm"] = args.llm or None
+    seconds: list[float] = []
+    for mode, sup in modes.items():
+        by_split: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for row, p in zip(rows, sup, strict=True):
+            t0 = time.perf_counter()
+            j = judge_answer(row["question"], row["answer"], context=row["context"], support=p)
+            seconds.append(time.perf_counter() - t0)
+            by_split[row["group"]].append((row["label"], j.verdict))
+            if args.show == row["group"] and j.verdict != row["label"]:
+                print(f"[{mode} {row['id']}] truth {row['label']} got {j.verdict} ({j.reason})"
+                      f"\n  Q: {row['question']}\n  A: {row['answer']}\n")  # fmt: skip
+        figures[mode] = {split: _split_figures(by_split[split], f"{mode} {split}")
+                         for split in ("dev", "test", "test_c") if by_split.get(split)}  # fmt: skip
+    figures["seconds_per_judgement_words_p50"] = round(statistics.median(seconds), 4)
+    figures["judge_model"] = None if args.judge_model == "none" else args.judge_model
+    if model_seconds:
+        figures["model_seconds_per_new_answer"] = round(model_seconds, 2)
     path = write_results(args.name, figures)
-    print(f"seconds per judgement p50 {figures['seconds_per_judgement_p50']}; "
-          f"figures written to {path.relative_to(ROOT)}")  # fmt: skip
+    print(f"figures written to {path.relative_to(ROOT)}")
     return 0
+
+
+def _split_figures(pairs: list[tuple[str, str]], name: str) -> dict[str, object]:
+    addressed = [("addressed" if t == "addressed" else "missed",
+                  "addressed" if p == "addressed" else "missed") for t, p in pairs]  # fmt: skip
+    out: dict[str, object] = {
+        "pairs": len(pairs),
+        "addressed": prf(addressed, "addressed"),
+        "missed": prf(addressed, "missed"),
+        **{label: prf(pairs, label) for label in LABELS[1:]},
+        "accuracy_4way": round(sum(t == p for t, p in pairs) / len(pairs), 3),
+        "confusion": dict(sorted(Counter(f"{t}->{p}" for t, p in pairs).items())),
+    }
+    a = out["addressed"]
+    print(f"{name}: {len(pairs)} pairs; addressed precision {a['precision']} recall "  # type: ignore[index]
+          f"{a['recall']}; 4-way accuracy {out['accuracy_4way']}")  # type: ignore[index]  # fmt: skip
+    return out
 
 
 if __name__ == "__main__":

@@ -87,6 +87,8 @@ class ChatModel:
         self.options = options
         self.path = path
         self._cancel = threading.Event()
+        self._score_lock = threading.Lock()
+        self._template: Any = None  # the chat template, made on first use (False: none)
 
     def cancel(self) -> None:
         """Stop every generation at its next token (from any thread), and refuse new ones
@@ -164,6 +166,84 @@ class ChatModel:
             piece = chunk["choices"][0]["delta"].get("content")
             if piece:
                 yield piece
+
+    def choice_probs(self, messages: list[Message], choices: list[str]) -> list[float]:
+        """How likely the reply is to start with each of ``choices`` (one word or letter
+        each), from the first reply token's logits: no sampling, so the same messages
+        always give the same figures. The chat is laid out with the model's own template,
+        and a prompt that starts like the previous one evaluates only its new tokens.
+
+        Returns:
+            One probability per choice, summing to 1 over the choices (the model's odds
+            between them, whatever else it might have said).
+
+        Raises:
+            GenerationCancelled: :meth:`cancel` was called.
+        """
+        if self._cancel.is_set():
+            raise GenerationCancelled("the LLM was stopped")
+        import llama_cpp
+        import numpy as np
+
+        llama = self._llama
+        with self._score_lock:
+            self._eval_text(self._chat_prompt(messages))
+            logits = np.ctypeslib.as_array(
+                llama_cpp.llama_get_logits_ith(llama._ctx.ctx, -1), shape=(llama.n_vocab(),)
+            ).astype(np.float64)
+        scores = []
+        for choice in choices:  # "yes" and "Yes", " yes": any first token of the word
+            forms = (choice, choice.capitalize(), choice.lower(), " " + choice)
+            ids = {llama.tokenize(v.encode(), add_bos=False, special=False)[0] for v in forms}
+            scores.append(float(np.logaddexp.reduce(logits[sorted(ids)])))
+        top = max(scores)
+        weights = [float(np.exp(v - top)) for v in scores]
+        return [w / sum(weights) for w in weights]
+
+    def prime(self, messages: list[Message], *, upto: str) -> None:
+        """Evaluate the prompt of ``messages`` as far as the end of its last ``upto`` (the
+        whole prompt if ``upto`` is not in it), so that a later :meth:`choice_probs` whose
+        prompt starts the same way evaluates only the rest. Does nothing after
+        :meth:`cancel`."""
+        if self._cancel.is_set():
+            return
+        text = self._chat_prompt(messages)
+        cut = text.rfind(upto)
+        with self._score_lock:
+            self._eval_text(text if cut < 0 else text[: cut + len(upto)])
+
+    def _eval_text(self, text: str) -> None:
+        """Evaluate ``text``'s tokens, keeping the cached ones it starts with (the caller
+        holds ``_score_lock``)."""
+        llama = self._llama
+        tokens = llama.tokenize(text.encode(), add_bos=False, special=True)
+        cached = llama.input_ids[: llama.n_tokens].tolist()
+        keep = 0
+        while keep < min(len(cached), len(tokens) - 1) and cached[keep] == tokens[keep]:
+            keep += 1
+        llama.n_tokens = keep
+        llama.eval(tokens[keep:])
+
+    def _chat_prompt(self, messages: list[Message]) -> str:
+        """``messages`` as the prompt text the model's chat template makes, ready for the
+        assistant's reply (a plain "Role: text" layout for a GGUF without a template)."""
+        if self._template is None:
+            from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+            llama = self._llama
+            template = llama.metadata.get("tokenizer.chat_template")
+            if template:
+                text = lambda i: llama._model.token_get_text(i) if i != -1 else ""  # noqa: E731
+                self._template = Jinja2ChatFormatter(
+                    template=template, eos_token=text(llama.token_eos()),
+                    bos_token=text(llama.token_bos()),
+                )  # fmt: skip
+            else:
+                self._template = False
+        if self._template is False:
+            lines = [f"{m['role'].capitalize()}: {m['content']}" for m in messages]
+            return "\n".join([*lines, "Assistant:"])
+        return self._template(messages=messages).prompt
 
     def complete(self, messages: list[Message], **kwargs: Any) -> str:
         """The whole reply at once (see :meth:`stream` for the arguments)."""

@@ -68,3 +68,49 @@ def test_verdicts(question: str, answer: str, verdict: str) -> None:
     assert j.verdict == verdict, j.reason
     assert j.addressed == (verdict == "addressed")
     assert j.reason
+
+
+# --- with a judge model's odds (the weights in coach/analysis/answer_judge.json) ---
+
+Q_WHO = "Who will pay for the repair?"
+A_ON_TOPIC = "The roof has leaked for years and it really needs doing, buckets are everywhere."
+A_GIVES = "About a fortnight, maybe less, and we'd do it over the summer holidays."
+
+
+def test_without_odds_the_judgement_is_the_rules_alone() -> None:
+    j = judge_answer(Q_WHO, A_ON_TOPIC, context="Fixing the gym roof.")
+    assert j.support is None and "judge model" not in j.reason
+
+
+def test_confident_no_overrules_a_rules_pass_and_says_why() -> None:
+    q = "How long will the gym be closed?"
+    a = "The gym roof has leaked for years, the gym buckets are everywhere and gym classes moved."
+    assert judge_answer(q, a).addressed  # shares "gym", gives "years": the rules let it pass
+    j = judge_answer(q, a, support=0.02)
+    assert not j.addressed and j.verdict == "partial"
+    assert "judge model gives 2%" in j.reason and j.support == 0.02
+
+
+def test_confident_yes_overrules_a_rules_miss() -> None:
+    q = "How long will the gym be closed?"
+    assert not judge_answer(q, "A fortnight.").addressed  # too short, shares no word
+    j = judge_answer(q, "A fortnight.", support=0.97)
+    assert j.addressed and j.verdict == "addressed"
+    assert "judge model gives 97%" in j.reason and "by the words alone" in j.reason
+
+
+def test_a_deflection_stays_dodged_when_the_model_is_unsure() -> None:
+    j = judge_answer("What will it cost?", "I'd rather not put a number on it tonight, we'll "
+                     "see what the quotes say.", support=0.5)  # fmt: skip
+    assert j.verdict == "dodged" and not j.addressed
+
+
+def test_no_answer_is_no_answer_whatever_the_model_says() -> None:
+    assert judge_answer(Q_WHO, "", support=0.99).verdict == "no_answer"
+
+
+def test_the_judgement_rises_with_the_odds() -> None:
+    verdicts = [judge_answer(Q_WHO, A_GIVES, support=p).addressed
+                for p in (0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99)]  # fmt: skip
+    assert verdicts == sorted(verdicts)  # once addressed, more confidence keeps it so
+    assert verdicts[0] is False and verdicts[-1] is True

@@ -10,12 +10,23 @@ never guesses how the speaker felt.
 
 from __future__ import annotations
 
+import functools
+import json
+import math
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from coach.text import NUMBER_STEMS, NUMBER_WORDS, stem, tokens
 from coach.text import TOPIC_STOP_WORDS as STOP_WORDS
+
+VERDICTS = ("addressed", "partial", "off_topic", "dodged", "no_answer")
+"""Every verdict :func:`judge_answer` gives."""
+
+JUDGE_FILE = Path(__file__).with_name("answer_judge.json")
+"""The weights that combine the rules' evidence with a judge model's odds (written by
+``bench/train_judge.py`` from the dev pairs)."""
 
 DEFLECTIONS = (
     "not sure", "don't know", "do not know", "no idea", "have to think", "need to think",
@@ -71,6 +82,9 @@ class AnswerJudgement:
     """Numbers and first-person actions in the answer."""
     deflections: list[str] = field(default_factory=list)
     """Deflecting phrases in the answer."""
+    support: float | None = None
+    """The judge model's probability (0-1) that the answer gave what was asked; None when
+    the answer was judged by its words alone."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -242,8 +256,9 @@ def topic_overlap(a: str, b: str) -> list[str]:
 
 
 def judge_answer(
-    question: str, answer: str, *, min_words: int = 8, context: str = "", llm: Any = None
-) -> AnswerJudgement:
+    question: str, answer: str, *, min_words: int = 8, context: str = "",
+    support: float | None = None,
+) -> AnswerJudgement:  # fmt: skip
     """Judge whether ``answer`` addressed ``question`` (pure; see the module docstring).
 
     The verdict is one of:
@@ -261,9 +276,52 @@ def judge_answer(
         answer: the answer's transcript (fillers may be left in).
         min_words: a shorter answer that gives nothing asked for is too short.
         context: what the question was about (the claim, or the talk), for relevance.
-        llm: unused; the judgement is made from the words alone (kept so a caller can
-            pass the session's model without caring).
+        support: a judge model's probability that the answer gave what was asked
+            (:meth:`coach.judging.AnswerJudge.support`), or None to judge by the words
+            alone. With it, the rules' evidence and the model's odds are weighed by the
+            logistic model in ``answer_judge.json`` (fitted on the dev pairs only).
     """
+    judged, evidence = _by_rules(question, answer, min_words=min_words, context=context)
+    if support is None or judged.verdict == "no_answer":
+        return judged
+    weights = _judge_weights()
+    p = _logistic(weights, judge_features(evidence, support))
+    said = f"the judge model gives {support:.0%} that it answered"
+    if p >= weights["threshold"]:
+        if judged.addressed:
+            return replace(judged, support=support, reason=f"{judged.reason}; {said}")
+        return replace(judged, addressed=True, verdict="addressed", support=support,
+                       reason=f"{said}, though by the words alone: {judged.reason}")  # fmt: skip
+    if not judged.addressed:
+        return replace(judged, support=support, reason=f"{judged.reason}; {said}")
+    kind = "dodged" if judged.deflections else "partial" if evidence["topic"] else "off_topic"
+    return replace(judged, addressed=False, verdict=kind, support=support,
+                   reason=f"{said}, too few to count it ({judged.reason})")  # fmt: skip
+
+
+def judge_features(evidence: dict[str, float], support: float) -> dict[str, float]:
+    """The features the fitted judge weighs (pure): the rules' verdict, their evidence,
+    and the model's log-odds (divided by 5 to keep the scales alike)."""
+    p = min(max(support, 1e-4), 1 - 1e-4)
+    return {**evidence, "model_log_odds": math.log(p / (1 - p)) / 5}
+
+
+def _logistic(weights: dict[str, Any], features: dict[str, float]) -> float:
+    z = weights["bias"] + sum(w * features.get(k, 0.0) for k, w in weights["weights"].items())
+    return 1 / (1 + math.exp(-z))
+
+
+@functools.cache
+def _judge_weights() -> dict[str, Any]:
+    return json.loads(JUDGE_FILE.read_text())
+
+
+def _by_rules(
+    question: str, answer: str, *, min_words: int, context: str
+) -> tuple[AnswerJudgement, dict[str, float]]:
+    """The judgement from the words alone, and the evidence it rests on as numbers (the
+    verdict one-hot, deflections, the kind asked for and whether it was given, shared
+    topic words, length and specifics), for :func:`judge_features`."""
     toks = [t for t in tokens(answer) if t not in ("um", "uh", "er", "ah", "hm", "mm")]
     text = " ".join(toks)
     shared = sorted(content_stems(question) & content_stems(answer))
@@ -277,8 +335,15 @@ def judge_answer(
     gave = gives(answer, asks, question) if asks else bool(found or topic)
     n = len(toks)
 
-    def verdict(kind: str, reason: str) -> AnswerJudgement:
-        return AnswerJudgement(kind == "addressed", kind, reason, n, shared, found, dodges)
+    def verdict(kind: str, reason: str) -> tuple[AnswerJudgement, dict[str, float]]:
+        evidence = {f"rules_{v}": float(kind == v) for v in VERDICTS[:4]}
+        evidence |= {
+            "deflects": float(bool(dodges)), "asks_a_kind": float(bool(asks)),
+            "gave_that_kind": float(bool(asks) and gave), "topic": min(len(topic), 4) / 4,
+            "log_words": math.log1p(n) / 4, "specifics": min(len(found), 4) / 4,
+        }  # fmt: skip
+        judged = AnswerJudgement(kind == "addressed", kind, reason, n, shared, found, dodges)
+        return judged, evidence
 
     if n == 0:
         return verdict("no_answer", "no answer was heard")

@@ -1,0 +1,147 @@
+"""Fit the answer judge's weights on the dev pairs (``make train-judge``).
+
+Every labelled pair of ``bench/data/answer_pairs*.jsonl`` whose split is ``dev`` is one
+row; the label is whether the answer addressed its question. The features are the
+product's own (:func:`coach.analysis.answers.judge_features`): the rules' verdict and
+evidence, and the judge model's log-odds of "yes" (:class:`coach.judging.AnswerJudge`).
+Test pairs are never read.
+
+It first reports five-fold cross-validated precision and recall of "addressed" on the dev
+rows (rules alone, then rules with the model), then fits on all of them and picks the
+threshold by a rule fixed here: the one that maximises the cross-validated F1 of
+"addressed". Writes ``coach/analysis/answer_judge.json`` and ``bench/results/judge_fit.json``.
+
+The model's odds for each pair are kept in ``bench/results/judge_support/NAME.jsonl``
+(keyed by pair id and text), so a re-fit or the bench does not ask the model again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from results import commit, write_results  # noqa: E402
+
+from coach.analysis.answers import JUDGE_FILE, _by_rules, judge_features  # noqa: E402
+
+PAIRS = sorted((ROOT / "bench" / "data").glob("answer_pairs*.jsonl"))
+SUPPORT_DIR = ROOT / "bench" / "results" / "judge_support"
+
+
+def load_pairs(split: str | None = None) -> list[dict]:
+    """The labelled pairs (of one split), each with ``set``: "c" for the third batch."""
+    rows = []
+    for path in PAIRS:
+        for line in path.open():
+            if line.strip():
+                row = json.loads(line)
+                row["set"] = "c" if path.name.startswith("answer_pairs_c") else ""
+                if split is None or row["split"] == split:
+                    rows.append(row)
+    return rows
+
+
+def _key(row: dict) -> str:
+    text = "\x1f".join((row["context"], row["question"], row["answer"]))
+    return f"{row['id']}:{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+
+
+def supports(rows: list[dict], model: str, *, threads: int = 2) -> tuple[list[float], float]:
+    """The judge model's P(yes) for each row (cached on disk), and the seconds per new
+    judgement (0.0 when all were cached)."""
+    SUPPORT_DIR.mkdir(parents=True, exist_ok=True)
+    path = SUPPORT_DIR / f"{Path(model).name}.jsonl"
+    cache = {}
+    if path.exists():
+        cache = {d["key"]: d["support"] for d in map(json.loads, path.open()) if d}
+    missing = [r for r in rows if _key(r) not in cache]
+    seconds = 0.0
+    if missing:
+        from coach.judging import AnswerJudge, JudgeOptions
+
+        judge = AnswerJudge.load(JudgeOptions(model=model, threads=threads))
+        start = time.perf_counter()
+        with path.open("a") as out:
+            for i, r in enumerate(missing, 1):
+                p = judge.support(r["context"], r["question"], r["answer"])
+                cache[_key(r)] = p
+                out.write(json.dumps({"key": _key(r), "support": round(p, 6)}) + "\n")
+                if i % 25 == 0:
+                    print(f"  judged {i}/{len(missing)}", file=sys.stderr)
+        seconds = (time.perf_counter() - start) / len(missing)
+    return [cache[_key(r)] for r in rows], seconds
+
+
+def features(rows: list[dict], support: list[float] | None) -> tuple[list[str], np.ndarray]:
+    """Feature names and matrix (the rules' evidence only when ``support`` is None)."""
+    names: list[str] = []
+    matrix = []
+    for i, r in enumerate(rows):
+        _j, evidence = _by_rules(r["question"], r["answer"], min_words=8, context=r["context"])
+        f = judge_features(evidence, support[i]) if support is not None else evidence
+        names = list(f)
+        matrix.append([f[k] for k in names])
+    return names, np.array(matrix)
+
+
+def pr(truth: np.ndarray, said: np.ndarray) -> dict[str, float]:
+    tp = int((truth & said).sum())
+    p = tp / max(1, int(said.sum()))
+    r = tp / max(1, int(truth.sum()))
+    return {"precision": round(p, 3), "recall": round(r, 3),
+            "f1": round(2 * p * r / (p + r), 3) if p + r else 0.0}  # fmt: skip
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", default="qwen2.5-coder-1.5b-instruct", help="judge GGUF")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--c", type=float, default=1.0, help="inverse regularisation strength")
+    args = ap.parse_args()
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+    rows = load_pairs("dev")
+    truth = np.array([r["label"] == "addressed" for r in rows])
+    support, seconds = supports(rows, args.model, threads=args.threads)
+    folds = StratifiedKFold(5, shuffle=True, random_state=0)
+    report: dict[str, object] = {"dev_pairs": len(rows), "model": args.model, "C": args.c}
+    for name, sup in (("words_only", None), ("with_model", support)):
+        _names, x = features(rows, sup)
+        p = cross_val_predict(LogisticRegression(C=args.c, max_iter=5000), x, truth,
+                              cv=folds, method="predict_proba")[:, 1]  # fmt: skip
+        best = max((pr(truth, p >= t)["f1"], t) for t in np.arange(0.3, 0.71, 0.05))
+        report[name] = {"cv_at_0.5": pr(truth, p >= 0.5), "threshold": round(best[1], 2),
+                        "cv_at_threshold": pr(truth, p >= best[1])}  # fmt: skip
+        print(f"{name}: 5-fold CV on dev, addressed at 0.5 {report[name]['cv_at_0.5']}; "  # type: ignore[index]
+              f"best threshold {best[1]:.2f}: {report[name]['cv_at_threshold']}")  # type: ignore[index]  # fmt: skip
+    names, x = features(rows, support)
+    fit = LogisticRegression(C=args.c, max_iter=5000).fit(x, truth)
+    weights = {
+        "model": args.model,
+        "fitted_on": f"{len(rows)} dev pairs of bench/data/answer_pairs*.jsonl",
+        "commit": commit(),
+        "bias": round(float(fit.intercept_[0]), 4),
+        "weights": {k: round(float(w), 4) for k, w in zip(names, fit.coef_[0], strict=True)},
+        "threshold": report["with_model"]["threshold"],  # type: ignore[index]
+    }
+    JUDGE_FILE.write_text(json.dumps(weights, indent=2) + "\n")
+    report["seconds_per_new_judgement"] = round(seconds, 2)
+    path = write_results("judge_fit", report)
+    print(f"weights written to {JUDGE_FILE.relative_to(ROOT)}; figures to "
+          f"{path.relative_to(ROOT)}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""The answer judge's model: how likely an answer is to give what its question asked for.
+
+Rules tell a deflection or an aside from an answer well, but not an answer that stays on
+the topic without giving what was asked ("Who will pay for it?" / "The roof has leaked for
+years") from one that gives it in other words ("How long will it take?" / "About a
+fortnight"). A local LLM asked one yes-or-no question about the pair tells them apart
+better (on the dev pairs of ``bench/data``, ROC AUC 0.84 for Qwen2.5-Coder-1.5B, 0.57 for
+the 0.5B): :class:`AnswerJudge` reads its odds of "yes" from the first reply token's
+logits (no sampling, so the same pair always gets the same figure), and
+:func:`coach.analysis.answers.judge_answer` weighs them with the rules' own evidence.
+
+A conversation tells the judge what it is about before the answer ends: :meth:`prime`
+evaluates the fixed part of the prompt (the instructions, the situation, the question)
+and, as the answer's utterances are transcribed, the words so far, so when the turn ends
+only the last few words and the closing line are left to evaluate.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from coach.llm import ChatModel, LlmOptions, Message
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_JUDGE = "qwen2.5-coder-1.5b-instruct"
+"""Manifest name of the default judge model (the 0.5B model cannot tell: AUC 0.57)."""
+
+SYSTEM = (
+    "You check answers given after a talk or in a job interview. You see the situation, the "
+    "question and the spoken answer. Say yes if the answer gives what the question asked for "
+    "(an amount if it asked how much, a reason if it asked why, how it was found if it asked "
+    "how it was measured, who if it asked who, an example if it asked for one, a clear "
+    "position if it was a yes-or-no question). Say no if the answer avoids the question, "
+    "talks about something else, or stays on the topic without giving what was asked. "
+    "Answer with one word: yes or no."
+)
+"""Written before any figure was seen; one zero-shot variant and one with seven worked
+examples were tried on the dev pairs, and the examples made it worse (AUC 0.74)."""
+
+
+MAX_ANSWER_WORDS = 400
+"""Words of an answer the judge reads (a longer one is judged on its start)."""
+
+
+@dataclass(frozen=True)
+class JudgeOptions:
+    """Answer-judge settings."""
+
+    model: str = DEFAULT_JUDGE
+    """A manifest name or a path to any GGUF file."""
+    threads: int = 0
+    """CPU threads; 0 uses every logical CPU."""
+
+
+def judge_messages(context: str, question: str, answer: str) -> list[Message]:
+    """The chat that asks whether ``answer`` gave what ``question`` asked (pure). The answer
+    comes last but for one fixed line, so a prompt for part of an answer is a prefix of the
+    prompt for the whole of it, up to that line."""
+    words = answer.split()
+    if len(words) > MAX_ANSWER_WORDS:  # the context holds about three minutes of speech
+        answer = " ".join(words[:MAX_ANSWER_WORDS]) + " ..."
+    user = (
+        f"Situation: {context.strip() or 'A question after a talk.'}\n"
+        f'Question: "{question.strip()}"\nAnswer: "{answer.strip()}"\n\n'
+        "Does the answer give what the question asked for? Answer yes or no."
+    )
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
+
+
+class AnswerJudge:
+    """A GGUF model asked whether an answer gave what was asked; make one with :meth:`load`."""
+
+    def __init__(self, model: ChatModel) -> None:
+        self.model = model
+
+    @classmethod
+    def load(cls, options: JudgeOptions | None = None) -> AnswerJudge:
+        """Load the judge's GGUF (never downloads).
+
+        Raises:
+            ModelError: the model is not fetched or cannot be loaded; says what to do.
+        """
+        options = options or JudgeOptions()
+        # the instructions, a question and a 400-word answer
+        return cls(ChatModel.load(LlmOptions(model=options.model, n_ctx=1024,
+                                             threads=options.threads)))  # fmt: skip
+
+    def support(self, context: str, question: str, answer: str) -> float:
+        """The model's probability, 0 to 1, that ``answer`` gave what ``question`` asked
+        for (``context``: one line on the situation, e.g. the talk's claim)."""
+        yes, _no = self.model.choice_probs(judge_messages(context, question, answer),
+                                           ["yes", "no"])  # fmt: skip
+        return yes
+
+    def prime(self, context: str, question: str, answer_so_far: str = "") -> None:
+        """Evaluate the prompt up to ``answer_so_far`` now (while the person is still
+        speaking), so that :meth:`support` on the whole answer later evaluates only what
+        came after it."""
+        messages = judge_messages(context, question, answer_so_far)
+        self.model.prime(messages, upto=f'Answer: "{answer_so_far.strip()}')
