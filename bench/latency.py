@@ -99,10 +99,15 @@ def main() -> int:
         help="how new questions are worded (grounded, the default, asks only what fits the "
         "talk: a few turns; llm: the model words every question, so all --questions are asked)",
     )  # fmt: skip
+    ap.add_argument(
+        "--judge-model", default="qwen2.5-coder-1.5b-instruct",
+        help="the answer judge's GGUF, as in coach rehearse (none: by the words alone)",
+    )  # fmt: skip
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args()
 
     from coach.audience import AudienceOptions
+    from coach.judging import JudgeOptions
     from coach.live.events import QuietEvents
     from coach.live.folder import SessionFolder
     from coach.live.inputs import FileInput
@@ -127,7 +132,9 @@ def main() -> int:
         asr_threads, llm_threads = session_threads(with_llm=True)  # as `coach rehearse`
         models = Models(live_asr_options(threads=asr_threads),
                         LlmOptions(model=args.llm_model, threads=llm_threads), TtsOptions(),
-                        lines=ACKS, ear=ear)  # fmt: skip
+                        lines=ACKS, ear=ear,
+                        judge=None if args.judge_model == "none"
+                        else JudgeOptions(model=args.judge_model))  # fmt: skip
         sink = WavSink(folder.file("audience.wav"))
         events = QuietEvents()
         options = RehearseOptions(
@@ -145,7 +152,7 @@ def main() -> int:
         first_q_s = talk.get("question_after_decision_s")
         print(f"after the talk: report {report_s} s after it ended, first question {first_q_s} s")
         print(f"ready to listen: {result.ready_s:.2f} s after start (target <= 5)")
-        print(f"peak memory: {peak_mb:.0f} MB with all three models loaded (target < 1500)")
+        print(f"peak memory: {peak_mb:.0f} MB with every model loaded")
         sources = [e.question.source for e in result.exchanges]
         print(f"questions from the LLM: {sources.count('llm')} of {len(sources)} "
               f"(rest built from key terms)")  # fmt: skip
@@ -162,13 +169,14 @@ def main() -> int:
         doc = {
             "follow_up_heard_s": follow_up,
             "llm": args.llm_model, "questions": args.questions, "fast": args.fast,
-            "wording": args.wording,
+            "wording": args.wording, "judge_model": args.judge_model,
             "stages": figures, "ready_s": result.ready_s, "peak_mb": round(peak_mb),
             "talk": talk, "status": result.status,
             "question_sources": {s: sources.count(s) for s in set(sources)},
         }  # fmt: skip
         name = "latency" + ("" if args.llm_model == LlmOptions.model else f"_{args.llm_model}")
         name += "" if args.wording == "grounded" else f"_{args.wording}-wording"
+        name += "_words-judge" if args.judge_model == "none" else ""
         print(f"figures written to {write_results(name, doc).relative_to(ROOT)}")
         if args.json:
             args.json.write_text(json.dumps(doc, indent=2))

@@ -183,18 +183,22 @@ def judge() -> str:
     doc = _load("judge")
     f = doc["figures"]
     rows = [
-        "| split | pairs | addressed precision | addressed recall | partial P / R | "
-        "off-topic P / R | dodged P / R |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| judged by | split | pairs | addressed precision | addressed recall | "
+        "partial P / R | off-topic P / R | dodged P / R |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    for split in ("dev", "test"):
-        s = f[split]
-        pr = lambda k, s=s: f"{s[k]['precision']} / {s[k]['recall']}"  # noqa: E731
-        rows.append(
-            f"| {split} | {s['pairs']} | {s['addressed']['precision']} | "
-            f"{s['addressed']['recall']} | {pr('partial')} | {pr('off_topic')} | "
-            f"{pr('dodged')} |"
-        )
+    modes = {"words_only": "the words alone", "with_model": f"words + {f.get('judge_model')}"}
+    for mode, label in modes.items():
+        for split in ("dev", "test", "test_c"):
+            s = f.get(mode, {}).get(split)
+            if not s:
+                continue
+            pr = lambda k, s=s: f"{s[k]['precision']} / {s[k]['recall']}"  # noqa: E731
+            rows.append(
+                f"| {label} | {split} | {s['pairs']} | {s['addressed']['precision']} | "
+                f"{s['addressed']['recall']} | {pr('partial')} | {pr('off_topic')} | "
+                f"{pr('dodged')} |"
+            )
     return "\n".join(rows) + "\n\n" + _source(doc, "judge")
 
 

@@ -107,6 +107,8 @@ def main() -> int:
     ap.add_argument("--model", default="qwen2.5-coder-1.5b-instruct", help="judge GGUF")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--c", type=float, default=1.0, help="inverse regularisation strength")
+    ap.add_argument("--report-only", action="store_true",
+                    help="measure another model on dev without writing the weights")  # fmt: skip
     args = ap.parse_args()
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedKFold, cross_val_predict
@@ -114,8 +116,13 @@ def main() -> int:
     rows = load_pairs("dev")
     truth = np.array([r["label"] == "addressed" for r in rows])
     support, seconds = supports(rows, args.model, threads=args.threads)
+    from sklearn.metrics import roc_auc_score
+
+    auc = round(float(roc_auc_score(truth, support)), 3)
+    print(f"{args.model}: ROC AUC of its odds alone for 'addressed' on dev: {auc}")
     folds = StratifiedKFold(5, shuffle=True, random_state=0)
-    report: dict[str, object] = {"dev_pairs": len(rows), "model": args.model, "C": args.c}
+    report: dict[str, object] = {"dev_pairs": len(rows), "model": args.model, "C": args.c,
+                                 "model_odds_auc": auc}  # fmt: skip
     for name, sup in (("words_only", None), ("with_model", support)):
         _names, x = features(rows, sup)
         p = cross_val_predict(LogisticRegression(C=args.c, max_iter=5000), x, truth,
@@ -125,6 +132,10 @@ def main() -> int:
                         "cv_at_threshold": pr(truth, p >= best[1])}  # fmt: skip
         print(f"{name}: 5-fold CV on dev, addressed at 0.5 {report[name]['cv_at_0.5']}; "  # type: ignore[index]
               f"best threshold {best[1]:.2f}: {report[name]['cv_at_threshold']}")  # type: ignore[index]  # fmt: skip
+    if args.report_only:
+        path = write_results(f"judge_fit_{Path(args.model).name}", report)
+        print(f"figures written to {path.relative_to(ROOT)} (weights unchanged)")
+        return 0
     names, x = features(rows, support)
     fit = LogisticRegression(C=args.c, max_iter=5000).fit(x, truth)
     weights = {

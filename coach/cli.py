@@ -217,8 +217,15 @@ def _add_session_args(p: argparse.ArgumentParser, *, who: str, recording: str) -
     mo.add_argument(
         "--llm-model",
         default="qwen2.5-coder-0.5b-instruct",
-        help="any GGUF chat model file, or qwen2.5-coder-1.5b-instruct after `coach models "
-        "fetch qwen2.5-coder-1.5b-instruct` (default: the shipped Qwen2.5 0.5B)",
+        help="any GGUF chat model file, or qwen2.5-coder-1.5b-instruct (fetched by `make "
+        "setup`, about twice as slow) (default: the shipped Qwen2.5 0.5B)",
+    )
+    mo.add_argument(
+        "--judge-model",
+        default="qwen2.5-coder-1.5b-instruct",
+        help="the GGUF asked whether each answer gave what was asked, weighed with the "
+        "words' evidence (default: Qwen2.5 1.5B, fetched by `make setup`); 'none' to judge "
+        "answers by their words alone",
     )
     mo.add_argument(
         "--voice",
@@ -471,6 +478,7 @@ def _open_session(args: argparse.Namespace, kind: str, voice_input, *, want_qa: 
     """Folder, models, terminal and speech output of a session (input already open)."""
     from rich.console import Console
 
+    from coach.judging import JudgeOptions
     from coach.live.folder import SessionFolder
     from coach.live.models import Models, live_asr_options, session_threads
     from coach.live.rehearsal import ACKS
@@ -490,6 +498,9 @@ def _open_session(args: argparse.Namespace, kind: str, voice_input, *, want_qa: 
             TtsOptions(voice=args.voice) if want_qa else None,
             lines=ACKS if kind == "rehearse" else (),
             ear=_ear_options(args) if kind == "rehearse" and want_qa else None,
+            judge=JudgeOptions(model=args.judge_model)
+            if want_qa and args.judge_model != "none"
+            else None,
         )
         console = Console()
         events = TerminalEvents(console)

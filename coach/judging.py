@@ -5,14 +5,13 @@ the topic without giving what was asked ("Who will pay for it?" / "The roof has 
 years") from one that gives it in other words ("How long will it take?" / "About a
 fortnight"). A local LLM asked one yes-or-no question about the pair tells them apart
 better (on the dev pairs of ``bench/data``, ROC AUC 0.84 for Qwen2.5-Coder-1.5B, 0.57 for
-the 0.5B): :class:`AnswerJudge` reads its odds of "yes" from the first reply token's
-logits (no sampling, so the same pair always gets the same figure), and
+the 0.5B; ``bench/results/judge_fit*.json``): :class:`AnswerJudge` reads its odds of
+"yes" from the first reply token's logits (no sampling), and
 :func:`coach.analysis.answers.judge_answer` weighs them with the rules' own evidence.
 
-A conversation tells the judge what it is about before the answer ends: :meth:`prime`
-evaluates the fixed part of the prompt (the instructions, the situation, the question)
-and, as the answer's utterances are transcribed, the words so far, so when the turn ends
-only the last few words and the closing line are left to evaluate.
+It takes 1-3 s an answer on two cores, too slow to decide a follow-up between turns, so a
+session decides those by the words at once and the model reads every answer again when
+the questions are over (:meth:`coach.live.engine.Conversation._weigh_answers`).
 """
 
 from __future__ import annotations
@@ -55,9 +54,7 @@ class JudgeOptions:
 
 
 def judge_messages(context: str, question: str, answer: str) -> list[Message]:
-    """The chat that asks whether ``answer`` gave what ``question`` asked (pure). The answer
-    comes last but for one fixed line, so a prompt for part of an answer is a prefix of the
-    prompt for the whole of it, up to that line."""
+    """The chat that asks whether ``answer`` gave what ``question`` asked (pure)."""
     words = answer.split()
     if len(words) > MAX_ANSWER_WORDS:  # the context holds about three minutes of speech
         answer = " ".join(words[:MAX_ANSWER_WORDS]) + " ..."
@@ -93,10 +90,3 @@ class AnswerJudge:
         yes, _no = self.model.choice_probs(judge_messages(context, question, answer),
                                            ["yes", "no"])  # fmt: skip
         return yes
-
-    def prime(self, context: str, question: str, answer_so_far: str = "") -> None:
-        """Evaluate the prompt up to ``answer_so_far`` now (while the person is still
-        speaking), so that :meth:`support` on the whole answer later evaluates only what
-        came after it."""
-        messages = judge_messages(context, question, answer_so_far)
-        self.model.prime(messages, upto=f'Answer: "{answer_so_far.strip()}')

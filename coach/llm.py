@@ -200,18 +200,6 @@ class ChatModel:
         weights = [float(np.exp(v - top)) for v in scores]
         return [w / sum(weights) for w in weights]
 
-    def prime(self, messages: list[Message], *, upto: str) -> None:
-        """Evaluate the prompt of ``messages`` as far as the end of its last ``upto`` (the
-        whole prompt if ``upto`` is not in it), so that a later :meth:`choice_probs` whose
-        prompt starts the same way evaluates only the rest. Does nothing after
-        :meth:`cancel`."""
-        if self._cancel.is_set():
-            return
-        text = self._chat_prompt(messages)
-        cut = text.rfind(upto)
-        with self._score_lock:
-            self._eval_text(text if cut < 0 else text[: cut + len(upto)])
-
     def _eval_text(self, text: str) -> None:
         """Evaluate ``text``'s tokens, keeping the cached ones it starts with (the caller
         holds ``_score_lock``)."""

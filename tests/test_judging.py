@@ -10,14 +10,6 @@ from coach.judging import MAX_ANSWER_WORDS, AnswerJudge, JudgeOptions, judge_mes
 from coach.llm import ChatModel, LlmOptions
 
 
-def test_the_prompt_for_part_of_an_answer_is_a_prefix_of_the_whole() -> None:
-    part = judge_messages("A talk on the gym roof.", "How long?", "About a")[1]["content"]
-    whole = judge_messages("A talk on the gym roof.", "How long?", "About a fortnight.")
-    cut = part.index('About a"') + len("About a")
-    assert whole[1]["content"].startswith(part[:cut])
-    assert whole[0]["role"] == "system" and "yes or no" in whole[0]["content"]
-
-
 def test_a_long_answer_is_cut_and_an_empty_context_is_named() -> None:
     msgs = judge_messages("", "Why?", "word " * (MAX_ANSWER_WORDS + 50))
     user = msgs[1]["content"]
@@ -36,17 +28,15 @@ def test_a_gguf_without_a_chat_template_gets_a_plain_layout() -> None:
 
 
 @pytest.mark.models
-def test_odds_from_a_real_model_are_repeatable_and_priming_changes_nothing() -> None:
+def test_odds_from_a_real_model_are_repeatable_after_another_prompt() -> None:
     judge = AnswerJudge.load(JudgeOptions(model="qwen2.5-coder-0.5b-instruct", threads=2))
     ctx, q = "A caretaker's talk about fixing the gym roof.", "How long will the gym be closed?"
     answer = "About three weeks, over the summer holidays."
     first = judge.support(ctx, q, answer)
     assert 0.0 < first < 1.0
     judge.support(ctx, "Who pays for it?", "The council does.")  # another prompt between
-    judge.prime(ctx, q, "About three")  # as if heard while the answer was spoken
-    judge.prime(ctx, q, "About three weeks,")
     # the same tokens evaluated in other batches differ in the last float digits (measured:
-    # 0.285 whole, 0.279 primed in three parts, with the 0.5B model)
+    # 0.285 at once, 0.279 evaluated in three parts, with the 0.5B model)
     assert math.isclose(judge.support(ctx, q, answer), first, abs_tol=0.02)
     probs = judge.model.choice_probs(judge_messages(ctx, q, answer), ["yes", "no"])
     assert math.isclose(sum(probs), 1.0) and math.isclose(probs[0], first, abs_tol=0.02)

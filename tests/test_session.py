@@ -446,3 +446,42 @@ def test_an_audience_with_nothing_to_ask_says_so(tmp_path: Path, monkeypatch) ->
     assert res.exchanges == []
     said = " ".join(text for text, _a, _b in sink.segments)
     assert NO_QUESTIONS in said and CLOSING not in said
+
+
+class SureJudge:
+    """A judge model that is sure every answer gave what was asked."""
+
+    def __init__(self) -> None:
+        self.read: list[tuple[str, str, str]] = []
+
+    def support(self, context: str, question: str, answer: str) -> float:
+        self.read.append((context, question, answer))
+        return 0.99
+
+
+def test_the_judge_model_reads_every_answer_again_after_the_questions(tmp_path: Path) -> None:
+    asr = ManifestTranscriber()
+    judge = SureJudge()
+    models = Models(AsrOptions(), None, None, transcriber=asr,  # type: ignore[arg-type]
+                    chat=ScriptedLlm(list(REPLIES)), lines=ACKS, answer_judge=judge,  # type: ignore[arg-type]
+                    speaker=Speaker(FakeVoice(), TtsOptions(sentence_silence_s=0.0)))  # fmt: skip
+    folder = SessionFolder(tmp_path / "session")
+    options = RehearseOptions(
+        questions=3, audience=AudienceOptions(persona="skeptical", wording="llm")
+    )
+    session = Rehearsal(FileInput(TALK, ANSWERS[:4], realtime=False), models,
+                        WavSink(folder.file("audience.wav")), folder, options,
+                        events=FollowTheScript(asr, ANSWERS[:4]))  # type: ignore[arg-type]  # fmt: skip
+    res = session.run()
+    assert res.status == "complete", res.notes
+    # the dodged answer still got its follow-up during the session (decided by its words)
+    assert [e.question.kind for e in res.exchanges] == ["question", "question", "follow_up",
+                                                        "question"]  # fmt: skip
+    assert len(judge.read) == 4 and all("after a talk" in c for c, _q, _a in judge.read)
+    assert [a for _c, _q, a in judge.read] == [e.answer.transcript for e in res.exchanges]  # type: ignore[union-attr]
+    dodged = res.exchanges[1].judgement
+    assert dodged is not None and dodged.support == 0.99
+    assert dodged.addressed and "by the words alone: dodged" in dodged.reason
+    assert any("1 of 4 verdicts changed" in n for n in res.notes), res.notes
+    saved = json.loads((folder.path / "report.json").read_text())
+    assert saved["qa"][1]["judgement"]["support"] == 0.99

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from coach.analysis.answers import judge_answer
+from coach.analysis.answers import AnswerJudgement, judge_answer
 from coach.analysis.star import feedback
 from coach.audience import AudienceOptions, Question, generate_question
 from coach.errors import OptionsError
@@ -284,6 +284,16 @@ class Interviewer:
         self.asked.append(question.text)
         return question
 
+    def judge_context(self, exchange: Exchange) -> str:
+        """The situation, for the answer judge's model."""
+        return f"A job interview for the {self.role} role."
+
+    def judgement(self, exchange: Exchange, support: float | None = None) -> AnswerJudgement:
+        """Whether the answer addressed the question (``support``: the judge model's odds)."""
+        text = exchange.answer.transcript if exchange.answer else ""
+        return judge_answer(exchange.question.spoken_text, text, min_words=self.min_words,
+                            support=support)  # fmt: skip
+
     def judge(self, exchange: Exchange) -> Verdict:
         """STAR feedback and the answer judgement; a vague or dodged answer to a behavioural
         or role question gets a follow-up."""
@@ -296,7 +306,7 @@ class Interviewer:
             q.stage if q.stage in ("behavioral", "technical", "opener", "closing") else "technical"
         )
         fb = feedback(text, question=q.text, duration_s=span, kind=kind)
-        j = judge_answer(q.spoken_text, text, min_words=self.min_words)
+        j = self.judgement(exchange)
         exchange.feedback, exchange.judgement = fb, j
         self._last_answer = " ".join(text.split()[:40])
         ack = ACKS[self.style][self._acks % len(ACKS[self.style])]

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
+from coach.analysis.answers import AnswerJudgement
 from coach.audience import Question
 from coach.live.results import Exchange
 
@@ -51,7 +52,17 @@ class Asker(Protocol):
         ...
 
     def judge(self, exchange: Exchange) -> Verdict:
-        """Judge the answer; fills ``exchange.judgement`` (and ``feedback``)."""
+        """Judge the answer as the turn ends (by its words: at once); fills
+        ``exchange.judgement`` (and ``feedback``)."""
+        ...
+
+    def judgement(self, exchange: Exchange, support: float | None = None) -> AnswerJudgement:
+        """The answer judgement alone, no side effects (``support``: the judge model's odds
+        that the answer gave what was asked; None: by the words alone)."""
+        ...
+
+    def judge_context(self, exchange: Exchange) -> str:
+        """One line on the situation for the judge model ("A job interview for ...")."""
         ...
 
     def follow_up(

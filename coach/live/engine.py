@@ -8,6 +8,7 @@ interviewer). See :mod:`coach.live.rehearsal` for how a session answers quickly.
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import datetime as dt
 import logging
 import queue
@@ -134,6 +135,7 @@ class Conversation:
             folder.path, kind=self.kind, started=dt.datetime.now().isoformat(timespec="seconds")
         )
         self._stop = threading.Event()
+        self._asker: Asker | None = None
         self._pool = Worker()
         self.voice = Voice(sink, folder, who=self.who, lines=models.acks, t0=self.t0)
         """The asking side's voice (its speaker is set once the questions start)."""
@@ -166,6 +168,7 @@ class Conversation:
         try:
             self._body()
             if res.status == "running":
+                self._weigh_answers()
                 res.status = "complete"
         except KeyboardInterrupt:
             res.status = "interrupted"
@@ -233,6 +236,7 @@ class Conversation:
     def _qa(self, asker: Asker, timing: TurnTiming) -> None:
         """The question-and-answer loop; see the module docstring for the timing tricks."""
         res = self.result
+        self._asker = asker
         upcoming: concurrent.futures.Future[_Reply | None] | None = self._prepare(asker)
         if self.voice.speaker is not None:  # after the first question: it may be ready at once
             self._pool.submit(self.voice.synthesise, asker.lines)
@@ -289,6 +293,38 @@ class Conversation:
         timing.reply = "closing"
         self._speak_ack(asker.closing, timing)
         self._log_turn(timing)
+
+    def _weigh_answers(self) -> None:
+        """Once the questions are over, the judge model reads every answer again and each
+        judgement is made anew with its odds (the words alone decided the follow-ups, at
+        once; the model takes 1-3 s an answer on two cores, too slow between turns)."""
+        asker, judge = self._asker, self.models.judge()
+        answered = [
+            e for e in self.result.exchanges
+            if e.judgement is not None and e.answer and e.answer.transcript.strip()
+        ]  # fmt: skip
+        if asker is None or judge is None or not answered:
+            return
+        self.events.note(f"the judge model reads the {len(answered)} answers again")
+        changed = 0
+        for ex in answered:
+            assert ex.answer is not None and ex.judgement is not None
+            try:
+                support = judge.support(asker.judge_context(ex), ex.question.spoken_text,
+                                        ex.answer.transcript)  # fmt: skip
+            except Exception as exc:  # noqa: BLE001 - the words' judgements stand
+                self.result.notes.append(f"answer judge model: {one_line(exc)}")
+                return
+            j = asker.judgement(ex, support)
+            if j.verdict != ex.judgement.verdict:
+                changed += 1
+                j = dataclasses.replace(j, reason=f"{j.reason} (during the session, by the "
+                                        f"words alone: {ex.judgement.verdict})")  # fmt: skip
+            ex.judgement = j
+        self.result.notes.append(
+            f"answers judged again with the judge model's odds: {changed} of {len(answered)} "
+            "verdicts changed"
+        )
 
     def _log_turn(self, timing: TurnTiming) -> None:
         self.result.timings.append(timing)

@@ -9,6 +9,7 @@ import threading
 from coach.analysis import lexicon, syntax
 from coach.asr import AsrOptions, Transcriber
 from coach.errors import one_line
+from coach.judging import AnswerJudge, JudgeOptions
 from coach.llm import ChatModel, LlmOptions
 from coach.tts import Speaker, SpeechChunk, TtsOptions
 
@@ -70,15 +71,20 @@ class Models:
         speaker: Speaker | None = None,
         lines: tuple[str, ...] = (),
         ear: AsrOptions | None = None,
+        judge: JudgeOptions | None = None,
+        answer_judge: AnswerJudge | None = None,
     ) -> None:
         """Load the recogniser (unless given) and start the background load.
 
         Args:
             asr, llm, tts: what to load; ``llm``/``tts`` None for a session without them.
-            transcriber, chat, speaker: models already loaded (used as they are).
+            transcriber, chat, speaker, answer_judge: models already loaded (used as they
+                are).
             lines: fixed lines to synthesise once the voice is loaded (the audience's).
             ear: a second recogniser that hears the talk again for the audience (loaded
                 first in the background); None to quote the live words.
+            judge: the answer judge's model (loaded last in the background); None to
+                judge answers by their words alone.
 
         Raises:
             ModelError: the recogniser cannot be loaded.
@@ -92,6 +98,8 @@ class Models:
         self._tts_options = tts
         self._lines = lines
         self._ear_options = ear
+        self._judge_options = judge
+        self._judge: AnswerJudge | None = answer_judge
         self._ear: Transcriber | None = None
         self._ear_ready = threading.Event()
         if ear is None:
@@ -124,6 +132,11 @@ class Models:
                 self._llm = ChatModel.load(self._llm_options)
             except Exception as exc:  # noqa: BLE001 - questions built from the talk
                 self.errors["llm"] = one_line(exc)
+        if self._judge is None and self._judge_options is not None:
+            try:
+                self._judge = AnswerJudge.load(self._judge_options)
+            except Exception as exc:  # noqa: BLE001 - answers judged by their words
+                self.errors["answer judge"] = one_line(exc)
         # the audience's sentence parser (about 1 s) and word list, not when the first
         # question is due; without them, quotes are checked by rule alone (said in the log)
         syntax.default_parser()
@@ -132,13 +145,15 @@ class Models:
     def cancel_generation(self) -> None:
         """Stop the LLM's generation at its next token, without waiting for the load (a
         session ending); :meth:`resume_generation` allows it again."""
-        if isinstance(self._llm, ChatModel):
-            self._llm.cancel()
+        for model in (self._llm, getattr(self._judge, "model", None)):
+            if isinstance(model, ChatModel):
+                model.cancel()
 
     def resume_generation(self) -> None:
         """Allow the LLM to generate again after :meth:`cancel_generation`."""
-        if isinstance(self._llm, ChatModel):
-            self._llm.resume()
+        for model in (self._llm, getattr(self._judge, "model", None)):
+            if isinstance(model, ChatModel):
+                model.resume()
 
     def wait(self) -> None:
         """Wait for the background load."""
@@ -163,6 +178,13 @@ class Models:
         self.wait()
         return self._llm
 
+    def judge(self, *, wait: bool = True) -> AnswerJudge | None:
+        """The answer judge's model, or None if none was asked for or it did not load
+        (with ``wait=False``, also None while the background load goes on)."""
+        if wait:
+            self.wait()
+        return self._judge if wait or self.loaded() else None
+
     def speaker(self) -> Speaker | None:
         """The voice, or None if it did not load."""
         self.wait()
@@ -175,6 +197,11 @@ class Models:
         if llm is not None or self._llm_options is not None:
             name = self._llm_options.model if self._llm_options else ""
             out["llm"] = str(getattr(llm, "path", "custom")) if llm else f"(not loaded) {name}"
+        if self._judge is not None or self._judge_options is not None:
+            name = self._judge_options.model if self._judge_options else ""
+            judge = self._judge
+            path = getattr(getattr(judge, "model", None), "path", "custom")
+            out["answer judge"] = str(path) if judge else f"(not loaded) {name}"
         if sp is not None or self._tts_options is not None:
             name = self._tts_options.voice if self._tts_options else ""
             out["voice"] = str(sp.model_path) if sp else f"(not loaded) {name}"

@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from coach.analysis.answers import judge_answer
+from coach.analysis.answers import AnswerJudgement, judge_answer
 from coach.analysis.asking import unsure_words
 from coach.audience import Audience, Question, follow_up_lines
 from coach.errors import CoachError, one_line
@@ -85,12 +85,23 @@ class AudienceAsker:
         self._asked += 1
         return q
 
+    def judge_context(self, exchange: Exchange) -> str:
+        plan = self.audience.plan_for(exchange.question)
+        if plan is None:
+            return "A question from the audience after a talk."
+        return f'A question from the audience after a talk, about this point: "{plan.claim.text}"'
+
+    def judgement(self, exchange: Exchange, support: float | None = None) -> AnswerJudgement:
+        q, answer = exchange.question, exchange.answer
+        plan = self.audience.plan_for(q)
+        context = plan.claim.text if plan else self.audience.transcript
+        return judge_answer(q.spoken_text, answer.transcript if answer else "",
+                            min_words=self.min_words, support=support, context=context)  # fmt: skip
+
     def judge(self, exchange: Exchange) -> Verdict:
         q, answer = exchange.question, exchange.answer
         text = answer.transcript if answer else ""
-        plan = self.audience.plan_for(q)
-        j = judge_answer(q.spoken_text, text, min_words=self.min_words,
-                         context=plan.claim.text if plan else self.audience.transcript)  # fmt: skip
+        j = self.judgement(exchange)
         exchange.judgement = j
         self.audience.hear(q, text)
         ack = ACK_ANSWERED[self._acks % len(ACK_ANSWERED)]
