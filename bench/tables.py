@@ -204,9 +204,10 @@ def judge() -> str:
 
 def latency() -> str:
     rows = [
-        "| model | wording | turns | first question after the talk | "
-        "question after an answer p50 / p95 | follow-up heard p50 / p95 (n) | peak memory |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| model | wording | answer judge (after the questions) | turns | first question after "
+        "the talk | question after an answer p50 / p95 | follow-up heard p50 / p95 (n) | "
+        "peak memory |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     sources = []
     for path in sorted(RESULTS.glob("latency*.json")):
@@ -216,7 +217,7 @@ def latency() -> str:
         fu = f.get("follow_up_heard_s", {})
         rows.append(
             f"| {f.get('llm', 'qwen2.5-coder-0.5b-instruct')} | {f.get('wording', 'llm')} | "
-            f"{st.get('n', '-')} | "
+            f"{f.get('judge_model', 'none (before it existed)')} | {st.get('n', '-')} | "
             f"{f['talk'].get('question_after_decision_s')} s | {st.get('p50')} / "
             f"{st.get('p95')} s | {fu.get('p50', '-')} / {fu.get('p95', '-')} s "
             f"({fu.get('n', 0)}) | {f['peak_mb']} MB |"

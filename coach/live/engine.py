@@ -298,12 +298,18 @@ class Conversation:
         """Once the questions are over, the judge model reads every answer again and each
         judgement is made anew with its odds (the words alone decided the follow-ups, at
         once; the model takes 1-3 s an answer on two cores, too slow between turns)."""
-        asker, judge = self._asker, self.models.judge()
+        asker = self._asker
         answered = [
             e for e in self.result.exchanges
             if e.judgement is not None and e.answer and e.answer.transcript.strip()
         ]  # fmt: skip
-        if asker is None or judge is None or not answered:
+        if asker is None or not answered:
+            return
+        started = time.monotonic()
+        judge = self.models.judge()
+        if judge is None:
+            if why := self.models.errors.get("answer judge"):
+                self.result.notes.append(f"answers judged by their words alone: {why}")
             return
         self.events.note(f"the judge model reads the {len(answered)} answers again")
         changed = 0
@@ -323,7 +329,7 @@ class Conversation:
             ex.judgement = j
         self.result.notes.append(
             f"answers judged again with the judge model's odds: {changed} of {len(answered)} "
-            "verdicts changed"
+            f"verdicts changed ({time.monotonic() - started:.1f} s, model load included)"
         )
 
     def _log_turn(self, timing: TurnTiming) -> None:

@@ -83,8 +83,8 @@ class Models:
             lines: fixed lines to synthesise once the voice is loaded (the audience's).
             ear: a second recogniser that hears the talk again for the audience (loaded
                 first in the background); None to quote the live words.
-            judge: the answer judge's model (loaded last in the background); None to
-                judge answers by their words alone.
+            judge: the answer judge's model (loaded when first needed, by :meth:`judge`);
+                None to judge answers by their words alone.
 
         Raises:
             ModelError: the recogniser cannot be loaded.
@@ -132,11 +132,6 @@ class Models:
                 self._llm = ChatModel.load(self._llm_options)
             except Exception as exc:  # noqa: BLE001 - questions built from the talk
                 self.errors["llm"] = one_line(exc)
-        if self._judge is None and self._judge_options is not None:
-            try:
-                self._judge = AnswerJudge.load(self._judge_options)
-            except Exception as exc:  # noqa: BLE001 - answers judged by their words
-                self.errors["answer judge"] = one_line(exc)
         # the audience's sentence parser (about 1 s) and word list, not when the first
         # question is due; without them, quotes are checked by rule alone (said in the log)
         syntax.default_parser()
@@ -178,12 +173,18 @@ class Models:
         self.wait()
         return self._llm
 
-    def judge(self, *, wait: bool = True) -> AnswerJudge | None:
-        """The answer judge's model, or None if none was asked for or it did not load
-        (with ``wait=False``, also None while the background load goes on)."""
-        if wait:
-            self.wait()
-        return self._judge if wait or self.loaded() else None
+    def judge(self) -> AnswerJudge | None:
+        """The answer judge's model, loaded on first use (it is needed once the questions
+        are over; loading it beside the talk delayed the first question), or None if none
+        was asked for or it did not load (``errors`` says why)."""
+        if self._judge is None and self._judge_options is not None:
+            if "answer judge" not in self.errors:
+                try:
+                    self._judge = AnswerJudge.load(self._judge_options)
+                except Exception as exc:  # noqa: BLE001 - answers judged by their words
+                    self.errors["answer judge"] = one_line(exc)
+                    logger.warning("no answer judge model (%s): judged by words", exc)
+        return self._judge
 
     def speaker(self) -> Speaker | None:
         """The voice, or None if it did not load."""
