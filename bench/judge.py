@@ -54,6 +54,8 @@ def main() -> int:
                     help="print the wrong judgements of one split (never tune on a test "
                          "split)")  # fmt: skip
     ap.add_argument("--name", default="judge", help="results file name")
+    ap.add_argument("--time-pairs", type=int, default=20,
+                    help="pairs the model is timed on, uncached (the first ones)")  # fmt: skip
     args = ap.parse_args()
     from train_judge import load_pairs, supports
 
@@ -63,17 +65,20 @@ def main() -> int:
     for r in rows:
         r["group"] = r["split"] if r["split"] == "dev" or not r["set"] else "test_c"
     modes: dict[str, list[float | None]] = {"words_only": [None] * len(rows)}
-    model_seconds = None
+    subject: list[float] = []
     if args.judge_model != "none":
-        sup, model_seconds = supports(rows, args.judge_model)
+        sup, _seconds = supports(rows, args.judge_model)
+        subject, _s = supports(rows, args.judge_model, ask="on_subject")
         modes["with_model"] = list(sup)
     figures: dict[str, object] = {}
     seconds: list[float] = []
     for mode, sup in modes.items():
         by_split: dict[str, list[tuple[str, str]]] = defaultdict(list)
-        for row, p in zip(rows, sup, strict=True):
+        for i, (row, p) in enumerate(zip(rows, sup, strict=True)):
             t0 = time.perf_counter()
-            j = judge_answer(row["question"], row["answer"], context=row["context"], support=p)
+            on = subject[i] if p is not None else None
+            j = judge_answer(row["question"], row["answer"], context=row["context"], support=p,
+                             on_subject=on)  # fmt: skip
             seconds.append(time.perf_counter() - t0)
             by_split[row["group"]].append((row["label"], j.verdict))
             if args.show == row["group"] and j.verdict != row["label"]:
@@ -83,11 +88,29 @@ def main() -> int:
                          for split in ("dev", "test", "test_c") if by_split.get(split)}  # fmt: skip
     figures["seconds_per_judgement_words_p50"] = round(statistics.median(seconds), 4)
     figures["judge_model"] = None if args.judge_model == "none" else args.judge_model
-    if model_seconds:
-        figures["model_seconds_per_new_answer"] = round(model_seconds, 2)
+    if args.judge_model != "none":
+        figures["model_seconds_per_answer"] = time_model(rows[: args.time_pairs],
+                                                         args.judge_model)  # fmt: skip
     path = write_results(args.name, figures)
     print(f"figures written to {path.relative_to(ROOT)}")
     return 0
+
+
+def time_model(rows: list[dict], model: str) -> dict[str, float]:
+    """Seconds per answer for each question the judge model is asked, on two threads,
+    each pair read whole (nothing cached from an earlier pair but the instructions)."""
+    from coach.judging import ASKS, AnswerJudge, JudgeOptions
+
+    judge = AnswerJudge.load(JudgeOptions(model=model, threads=2))
+    out = {}
+    for ask in ASKS:
+        judge.support("warm", "up?", "yes", ask=ask)
+        start = time.perf_counter()
+        for r in rows:
+            judge.support(r["context"], r["question"], r["answer"], ask=ask)
+        out[ask] = round((time.perf_counter() - start) / len(rows), 2)
+    print(f"judge model seconds per answer (n={len(rows)}): {out}")
+    return out
 
 
 def _split_figures(pairs: list[tuple[str, str]], name: str) -> dict[str, object]:

@@ -56,11 +56,14 @@ def _key(row: dict) -> str:
     return f"{row['id']}:{hashlib.sha256(text.encode()).hexdigest()[:12]}"
 
 
-def supports(rows: list[dict], model: str, *, threads: int = 2) -> tuple[list[float], float]:
+def supports(
+    rows: list[dict], model: str, *, threads: int = 2, ask: str = "answered"
+) -> tuple[list[float], float]:
     """The judge model's P(yes) for each row (cached on disk), and the seconds per new
-    judgement (0.0 when all were cached)."""
+    judgement (0.0 when all were cached); ``ask``: which question (coach.judging.ASKS)."""
     SUPPORT_DIR.mkdir(parents=True, exist_ok=True)
-    path = SUPPORT_DIR / f"{Path(model).name}.jsonl"
+    suffix = "" if ask == "answered" else f".{ask}"
+    path = SUPPORT_DIR / f"{Path(model).name}{suffix}.jsonl"
     cache = {}
     if path.exists():
         cache = {d["key"]: d["support"] for d in map(json.loads, path.open()) if d}
@@ -73,7 +76,7 @@ def supports(rows: list[dict], model: str, *, threads: int = 2) -> tuple[list[fl
         start = time.perf_counter()
         with path.open("a") as out:
             for i, r in enumerate(missing, 1):
-                p = judge.support(r["context"], r["question"], r["answer"])
+                p = judge.support(r["context"], r["question"], r["answer"], ask=ask)
                 cache[_key(r)] = p
                 out.write(json.dumps({"key": _key(r), "support": round(p, 6)}) + "\n")
                 if i % 25 == 0:
@@ -92,6 +95,27 @@ def features(rows: list[dict], support: list[float] | None) -> tuple[list[str], 
         names = list(f)
         matrix.append([f[k] for k in names])
     return names, np.array(matrix)
+
+
+def pick_on_subject(rows: list[dict], support: list[float], model: str, weights: dict,
+                    report: dict) -> float:  # fmt: skip
+    """The ``on_subject`` odds below which a missed answer is off the topic: the one that
+    gives the best four-way accuracy on dev (with ``weights`` in force)."""
+    from coach.analysis.answers import judge_answer
+
+    subject, _s = supports(rows, model, ask="on_subject")
+    scores = {}
+    for t in (0.2, 0.3, 0.4, 0.5, 0.6):
+        trial = {**weights, "on_subject_below": t}
+        said = [judge_answer(r["question"], r["answer"], context=r["context"], support=p,
+                             on_subject=s, weights=trial).verdict
+                for r, p, s in zip(rows, support, subject, strict=True)]  # fmt: skip
+        right = [v == r["label"] for v, r in zip(said, rows, strict=True)]
+        scores[t] = round(float(np.mean(right)), 3)
+    best = max(scores, key=lambda t: (scores[t], -abs(t - 0.5)))
+    report["on_subject_4way_accuracy_dev"] = scores
+    print(f"on_subject threshold by dev four-way accuracy: {scores} -> {best}")
+    return best
 
 
 def pr(truth: np.ndarray, said: np.ndarray) -> dict[str, float]:
@@ -146,6 +170,7 @@ def main() -> int:
         "weights": {k: round(float(w), 4) for k, w in zip(names, fit.coef_[0], strict=True)},
         "threshold": report["with_model"]["threshold"],  # type: ignore[index]
     }
+    weights["on_subject_below"] = pick_on_subject(rows, support, args.model, weights, report)
     JUDGE_FILE.write_text(json.dumps(weights, indent=2) + "\n")
     report["seconds_per_new_judgement"] = round(seconds, 2)
     path = write_results("judge_fit", report)

@@ -38,6 +38,24 @@ SYSTEM = (
 """Written before any figure was seen; one zero-shot variant and one with seven worked
 examples were tried on the dev pairs, and the examples made it worse (AUC 0.74)."""
 
+SUBJECT_SYSTEM = (
+    "You check answers given after a talk or in a job interview. You see the situation, the "
+    "question and the spoken answer. Say yes if the answer is about the subject the question "
+    "asks about, even if it does not answer it fully. Say no if it is about something else "
+    "(another subject, a personal story, a word of the question used in another sense). "
+    "Answer with one word: yes or no."
+)
+"""For an answer that missed: off the topic, or on it without what was asked? (ROC AUC
+0.93 for off-topic answers on the dev pairs; the rules' shared words mistake a word
+reused in another sense for the topic.)"""
+
+ASKS = {
+    "answered": (SYSTEM, "Does the answer give what the question asked for? Answer yes or no."),
+    "on_subject": (SUBJECT_SYSTEM, "Is the answer about the subject of the question? Answer "
+                   "yes or no."),
+}  # fmt: skip
+"""What the judge model can be asked about a pair: its instructions and the last line."""
+
 
 MAX_ANSWER_WORDS = 400
 """Words of an answer the judge reads (a longer one is judged on its start)."""
@@ -53,17 +71,20 @@ class JudgeOptions:
     """CPU threads; 0 uses every logical CPU."""
 
 
-def judge_messages(context: str, question: str, answer: str) -> list[Message]:
-    """The chat that asks whether ``answer`` gave what ``question`` asked (pure)."""
+def judge_messages(
+    context: str, question: str, answer: str, *, ask: str = "answered"
+) -> list[Message]:
+    """The chat that asks whether ``answer`` gave what ``question`` asked, or with
+    ``ask="on_subject"`` whether it is about the question's subject at all (pure)."""
+    system, last = ASKS[ask]
     words = answer.split()
     if len(words) > MAX_ANSWER_WORDS:  # the context holds about three minutes of speech
         answer = " ".join(words[:MAX_ANSWER_WORDS]) + " ..."
     user = (
         f"Situation: {context.strip() or 'A question after a talk.'}\n"
-        f'Question: "{question.strip()}"\nAnswer: "{answer.strip()}"\n\n'
-        "Does the answer give what the question asked for? Answer yes or no."
+        f'Question: "{question.strip()}"\nAnswer: "{answer.strip()}"\n\n{last}'
     )
-    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
 class AnswerJudge:
@@ -84,9 +105,10 @@ class AnswerJudge:
         return cls(ChatModel.load(LlmOptions(model=options.model, n_ctx=1024,
                                              threads=options.threads)))  # fmt: skip
 
-    def support(self, context: str, question: str, answer: str) -> float:
+    def support(self, context: str, question: str, answer: str, *, ask: str = "answered") -> float:
         """The model's probability, 0 to 1, that ``answer`` gave what ``question`` asked
-        for (``context``: one line on the situation, e.g. the talk's claim)."""
-        yes, _no = self.model.choice_probs(judge_messages(context, question, answer),
-                                           ["yes", "no"])  # fmt: skip
+        for (``context``: one line on the situation, e.g. the talk's claim); with
+        ``ask="on_subject"``, that it is about the question's subject."""
+        messages = judge_messages(context, question, answer, ask=ask)
+        yes, _no = self.model.choice_probs(messages, ["yes", "no"])
         return yes

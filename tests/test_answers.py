@@ -114,3 +114,15 @@ def test_the_judgement_rises_with_the_odds() -> None:
                 for p in (0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99)]  # fmt: skip
     assert verdicts == sorted(verdicts)  # once addressed, more confidence keeps it so
     assert verdicts[0] is False and verdicts[-1] is True
+
+
+def test_a_missed_answer_off_the_subject_is_off_topic_and_on_it_partial() -> None:
+    q = "How long will the gym be closed?"
+    a = "The gym roof has leaked for years, the gym buckets are everywhere and gym classes moved."
+    off = judge_answer(q, a, support=0.02, on_subject=0.05)
+    on = judge_answer(q, a, support=0.02, on_subject=0.95)
+    assert (off.verdict, on.verdict) == ("off_topic", "partial")
+    assert "5% that it is about the question's subject" in off.reason
+    dodge = judge_answer("What will it cost?", "I'd rather not put a number on it tonight, we'll "
+                         "see what the quotes say.", support=0.5, on_subject=0.01)  # fmt: skip
+    assert dodge.verdict == "dodged"  # a deflection stays one, whatever the subject

@@ -257,7 +257,8 @@ def topic_overlap(a: str, b: str) -> list[str]:
 
 def judge_answer(
     question: str, answer: str, *, min_words: int = 8, context: str = "",
-    support: float | None = None,
+    support: float | None = None, on_subject: float | None = None,
+    weights: dict[str, Any] | None = None,
 ) -> AnswerJudgement:  # fmt: skip
     """Judge whether ``answer`` addressed ``question`` (pure; see the module docstring).
 
@@ -280,11 +281,16 @@ def judge_answer(
             (:meth:`coach.judging.AnswerJudge.support`), or None to judge by the words
             alone. With it, the rules' evidence and the model's odds are weighed by the
             logistic model in ``answer_judge.json`` (fitted on the dev pairs only).
+        on_subject: the judge model's probability that the answer is about the question's
+            subject at all; for an answer that missed, it tells off the topic (below
+            ``on_subject_below`` in ``answer_judge.json``) from partial, unless the answer
+            deflected.
+        weights: the fitted weights to use instead of ``answer_judge.json``'s (fitting).
     """
     judged, evidence = _by_rules(question, answer, min_words=min_words, context=context)
     if support is None or judged.verdict == "no_answer":
         return judged
-    weights = _judge_weights()
+    weights = weights or _judge_weights()
     p = _logistic(weights, judge_features(evidence, support))
     said = f"the judge model gives {support:.0%} that it answered"
     if p >= weights["threshold"]:
@@ -292,11 +298,17 @@ def judge_answer(
             return replace(judged, support=support, reason=f"{judged.reason}; {said}")
         return replace(judged, addressed=True, verdict="addressed", support=support,
                        reason=f"{said}, though by the words alone: {judged.reason}")  # fmt: skip
-    if not judged.addressed:
-        return replace(judged, support=support, reason=f"{judged.reason}; {said}")
-    kind = "dodged" if judged.deflections else "partial" if evidence["topic"] else "off_topic"
-    return replace(judged, addressed=False, verdict=kind, support=support,
-                   reason=f"{said}, too few to count it ({judged.reason})")  # fmt: skip
+    if judged.addressed:
+        kind = "dodged" if judged.deflections else "partial" if evidence["topic"] else "off_topic"
+        judged = replace(judged, addressed=False, verdict=kind,
+                         reason=f"{said}, too few to count it ({judged.reason})")  # fmt: skip
+    else:
+        judged = replace(judged, reason=f"{judged.reason}; {said}")
+    if on_subject is not None and judged.verdict in ("partial", "off_topic"):
+        kind = "off_topic" if on_subject < weights["on_subject_below"] else "partial"
+        judged = replace(judged, verdict=kind, reason=f"{judged.reason}; {on_subject:.0%} "
+                         "that it is about the question's subject")  # fmt: skip
+    return replace(judged, support=support)
 
 
 def judge_features(evidence: dict[str, float], support: float) -> dict[str, float]:

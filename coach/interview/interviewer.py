@@ -288,11 +288,14 @@ class Interviewer:
         """The situation, for the answer judge's model."""
         return f"A job interview for the {self.role} role."
 
-    def judgement(self, exchange: Exchange, support: float | None = None) -> AnswerJudgement:
-        """Whether the answer addressed the question (``support``: the judge model's odds)."""
+    def judgement(
+        self, exchange: Exchange, support: float | None = None, on_subject: float | None = None
+    ) -> AnswerJudgement:
+        """Whether the answer addressed the question (``support``, ``on_subject``: the judge
+        model's odds, as :func:`coach.analysis.answers.judge_answer` takes them)."""
         text = exchange.answer.transcript if exchange.answer else ""
         return judge_answer(exchange.question.spoken_text, text, min_words=self.min_words,
-                            support=support)  # fmt: skip
+                            support=support, on_subject=on_subject)  # fmt: skip
 
     def judge(self, exchange: Exchange) -> Verdict:
         """STAR feedback and the answer judgement; a vague or dodged answer to a behavioural

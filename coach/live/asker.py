@@ -56,9 +56,12 @@ class Asker(Protocol):
         ``exchange.judgement`` (and ``feedback``)."""
         ...
 
-    def judgement(self, exchange: Exchange, support: float | None = None) -> AnswerJudgement:
-        """The answer judgement alone, no side effects (``support``: the judge model's odds
-        that the answer gave what was asked; None: by the words alone)."""
+    def judgement(
+        self, exchange: Exchange, support: float | None = None, on_subject: float | None = None
+    ) -> AnswerJudgement:
+        """The answer judgement alone, no side effects (``support``, ``on_subject``: the
+        judge model's odds that the answer gave what was asked, and that it is about the
+        question's subject; None: by the words alone)."""
         ...
 
     def judge_context(self, exchange: Exchange) -> str:

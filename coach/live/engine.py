@@ -322,6 +322,10 @@ class Conversation:
                 self.result.notes.append(f"answer judge model: {one_line(exc)}")
                 return
             j = asker.judgement(ex, support)
+            if not j.addressed and j.verdict in ("partial", "off_topic"):
+                on_subject = judge.support(asker.judge_context(ex), ex.question.spoken_text,
+                                           ex.answer.transcript, ask="on_subject")  # fmt: skip
+                j = asker.judgement(ex, support, on_subject)
             if j.verdict != ex.judgement.verdict:
                 changed += 1
                 j = dataclasses.replace(j, reason=f"{j.reason} (during the session, by the "

@@ -91,12 +91,15 @@ class AudienceAsker:
             return "A question from the audience after a talk."
         return f'A question from the audience after a talk, about this point: "{plan.claim.text}"'
 
-    def judgement(self, exchange: Exchange, support: float | None = None) -> AnswerJudgement:
+    def judgement(
+        self, exchange: Exchange, support: float | None = None, on_subject: float | None = None
+    ) -> AnswerJudgement:
         q, answer = exchange.question, exchange.answer
         plan = self.audience.plan_for(q)
         context = plan.claim.text if plan else self.audience.transcript
         return judge_answer(q.spoken_text, answer.transcript if answer else "",
-                            min_words=self.min_words, support=support, context=context)  # fmt: skip
+                            min_words=self.min_words, support=support, on_subject=on_subject,
+                            context=context)  # fmt: skip
 
     def judge(self, exchange: Exchange) -> Verdict:
         q, answer = exchange.question, exchange.answer
