@@ -16,12 +16,9 @@ the questions are over (:meth:`coach.live.engine.Conversation._weigh_answers`).
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 
 from coach.llm import ChatModel, LlmOptions, Message
-
-logger = logging.getLogger(__name__)
 
 DEFAULT_JUDGE = "qwen2.5-coder-1.5b-instruct"
 """Manifest name of the default judge model (the 0.5B model cannot tell: AUC 0.57)."""
