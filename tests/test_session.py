@@ -486,3 +486,31 @@ def test_the_judge_model_reads_every_answer_again_after_the_questions(tmp_path: 
     assert any("1 of 4 verdicts changed" in n for n in res.notes), res.notes
     saved = json.loads((folder.path / "report.json").read_text())
     assert saved["qa"][1]["judgement"]["support"] == 0.99
+
+
+class FailingSubjectJudge(SureJudge):
+    """Doubts every answer, then fails when asked whether one is on the subject."""
+
+    def support(self, context: str, question: str, answer: str, *, ask: str = "answered") -> float:
+        if ask == "on_subject":
+            raise RuntimeError("the model ran out of memory")
+        return 0.01
+
+
+def test_a_judge_model_failing_midway_leaves_the_words_judgements(tmp_path: Path) -> None:
+    asr = ManifestTranscriber()
+    models = Models(AsrOptions(), None, None, transcriber=asr,  # type: ignore[arg-type]
+                    chat=ScriptedLlm(list(REPLIES)), lines=ACKS,  # type: ignore[arg-type]
+                    answer_judge=FailingSubjectJudge(),  # type: ignore[arg-type]
+                    speaker=Speaker(FakeVoice(), TtsOptions(sentence_silence_s=0.0)))  # fmt: skip
+    folder = SessionFolder(tmp_path / "session")
+    options = RehearseOptions(
+        questions=3, audience=AudienceOptions(persona="skeptical", wording="llm")
+    )
+    res = Rehearsal(FileInput(TALK, ANSWERS[:4], realtime=False), models,
+                    WavSink(folder.file("audience.wav")), folder, options,
+                    events=FollowTheScript(asr, ANSWERS[:4])).run()  # type: ignore[arg-type]  # fmt: skip
+    assert res.status == "complete", res.notes
+    said = "answer judge model: RuntimeError: the model ran out of memory"
+    assert any(said in n for n in res.notes), res.notes
+    assert all(e.judgement is not None and e.judgement.support is None for e in res.exchanges)

@@ -315,17 +315,15 @@ class Conversation:
         changed = 0
         for ex in answered:
             assert ex.answer is not None and ex.judgement is not None
+            pair = (asker.judge_context(ex), ex.question.spoken_text, ex.answer.transcript)
             try:
-                support = judge.support(asker.judge_context(ex), ex.question.spoken_text,
-                                        ex.answer.transcript)  # fmt: skip
+                support = judge.support(*pair)
+                j = asker.judgement(ex, support)
+                if not j.addressed and j.verdict in ("partial", "off_topic"):
+                    j = asker.judgement(ex, support, judge.support(*pair, ask="on_subject"))
             except Exception as exc:  # noqa: BLE001 - the words' judgements stand
                 self.result.notes.append(f"answer judge model: {one_line(exc)}")
                 return
-            j = asker.judgement(ex, support)
-            if not j.addressed and j.verdict in ("partial", "off_topic"):
-                on_subject = judge.support(asker.judge_context(ex), ex.question.spoken_text,
-                                           ex.answer.transcript, ask="on_subject")  # fmt: skip
-                j = asker.judgement(ex, support, on_subject)
             if j.verdict != ex.judgement.verdict:
                 changed += 1
                 j = dataclasses.replace(j, reason=f"{j.reason} (during the session, by the "
