@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from coach.llm import ChatModel, LlmOptions, Message
+from coach.llm import ChatModel, LlmOptions, Message, resolve_gguf
 
 DEFAULT_JUDGE = "qwen2.5-coder-1.5b-instruct"
 """Manifest name of the default judge model (the 0.5B model cannot tell: AUC 0.57)."""
@@ -98,8 +98,9 @@ class AnswerJudge:
             ModelError: the model is not fetched or cannot be loaded; says what to do.
         """
         options = options or JudgeOptions()
+        path = resolve_gguf(options.model, flag="--judge-model", default=DEFAULT_JUDGE)
         # the instructions, a question and a 400-word answer
-        return cls(ChatModel.load(LlmOptions(model=options.model, n_ctx=1024,
+        return cls(ChatModel.load(LlmOptions(model=str(path), n_ctx=1024,
                                              threads=options.threads)))  # fmt: skip
 
     def support(self, context: str, question: str, answer: str, *, ask: str = "answered") -> float:

@@ -52,8 +52,9 @@ Message = dict[str, str]
 """A chat message: {"role": "system"|"user"|"assistant", "content": text}."""
 
 
-def resolve_gguf(name: str) -> Path:
-    """A manifest name or a GGUF path -> the file to load (never downloads)."""
+def resolve_gguf(name: str, *, flag: str = "--llm-model", default: str = DEFAULT_LLM) -> Path:
+    """A manifest name or a GGUF path -> the file to load (never downloads); ``flag`` and
+    ``default`` name the option and the model the error message suggests."""
     from coach import models
 
     if name in models.load_manifest():
@@ -70,8 +71,8 @@ def resolve_gguf(name: str) -> Path:
         return ggufs[0]
     if not path.is_file():
         raise ModelError(
-            f"LLM model '{name}' not found: pass a GGUF file with --llm-model PATH, or run "
-            f"`coach models fetch {DEFAULT_LLM}`"
+            f"LLM model '{name}' not found: pass a GGUF file with {flag} PATH, or run "
+            f"`coach models fetch {default}`"
         )
     with path.open("rb") as f:
         if f.read(4) != b"GGUF":

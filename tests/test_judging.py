@@ -40,3 +40,10 @@ def test_odds_from_a_real_model_are_repeatable_after_another_prompt() -> None:
     assert math.isclose(judge.support(ctx, q, answer), first, abs_tol=0.02)
     probs = judge.model.choice_probs(judge_messages(ctx, q, answer), ["yes", "no"])
     assert math.isclose(sum(probs), 1.0) and math.isclose(probs[0], first, abs_tol=0.02)
+
+
+def test_a_missing_judge_model_names_the_judge_option() -> None:
+    from coach.errors import ModelError
+
+    with pytest.raises(ModelError, match="--judge-model PATH.*qwen2.5-coder-1.5b-instruct"):
+        AnswerJudge.load(JudgeOptions(model="/nonexistent/judge.gguf"))

@@ -182,8 +182,7 @@ class Models:
                 try:
                     self._judge = AnswerJudge.load(self._judge_options)
                 except Exception as exc:  # noqa: BLE001 - answers judged by their words
-                    self.errors["answer judge"] = one_line(exc)
-                    logger.warning("no answer judge model (%s): judged by words", exc)
+                    self.errors["answer judge"] = one_line(exc)  # said in the session's notes
         return self._judge
 
     def speaker(self) -> Speaker | None:
