@@ -217,7 +217,8 @@ def latency() -> str:
         fu = f.get("follow_up_heard_s", {})
         rows.append(
             f"| {f.get('llm', 'qwen2.5-coder-0.5b-instruct')} | {f.get('wording', 'llm')} | "
-            f"{f.get('judge_model', 'none (before it existed)')} | {st.get('n', '-')} | "
+            f"{f.get('judge_model', 'none (before it existed)')}"
+            f"{', ' + f['variant'] if f.get('variant') else ''} | {st.get('n', '-')} | "
             f"{f['talk'].get('question_after_decision_s')} s | {st.get('p50')} / "
             f"{st.get('p95')} s | {fu.get('p50', '-')} / {fu.get('p95', '-')} s "
             f"({fu.get('n', 0)}) | {f['peak_mb']} MB |"

@@ -17,6 +17,7 @@ the questions are over (:meth:`coach.live.engine.Conversation._weigh_answers`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from coach.llm import ChatModel, LlmOptions, Message, resolve_gguf
 
@@ -91,14 +92,21 @@ class AnswerJudge:
         self.model = model
 
     @classmethod
-    def load(cls, options: JudgeOptions | None = None) -> AnswerJudge:
+    def load(
+        cls, options: JudgeOptions | None = None, *, loaded: ChatModel | None = None
+    ) -> AnswerJudge:
         """Load the judge's GGUF (never downloads).
+
+        ``loaded``: a chat model already in memory (the session's LLM); used as the judge,
+        not loaded twice, when it is the same GGUF file.
 
         Raises:
             ModelError: the model is not fetched or cannot be loaded; says what to do.
         """
         options = options or JudgeOptions()
-        path = resolve_gguf(options.model, flag="--judge-model", default=DEFAULT_JUDGE)
+        path = judge_path(options)
+        if loaded is not None and not loaded.closed and same_file(loaded.path, path):
+            return cls(loaded)
         # the instructions, a question and a 400-word answer
         return cls(ChatModel.load(LlmOptions(model=str(path), n_ctx=1024,
                                              threads=options.threads)))  # fmt: skip
@@ -110,3 +118,20 @@ class AnswerJudge:
         messages = judge_messages(context, question, answer, ask=ask)
         yes, _no = self.model.choice_probs(messages, ["yes", "no"])
         return yes
+
+
+def judge_path(options: JudgeOptions) -> Path:
+    """The judge's GGUF file.
+
+    Raises:
+        ModelError: it is not fetched; says what to do.
+    """
+    return resolve_gguf(options.model, flag="--judge-model", default=DEFAULT_JUDGE)
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """True when two paths name one file (a symlink or a relative path included)."""
+    try:
+        return a.samefile(b)
+    except OSError:
+        return False

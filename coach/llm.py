@@ -101,6 +101,25 @@ class ChatModel:
         """Allow generations again after :meth:`cancel`."""
         self._cancel.clear()
 
+    def close(self) -> None:
+        """Free the model's memory now; it cannot be used afterwards. Call it only when no
+        generation runs (a session's questions are over and its LLM thread is idle)."""
+        with self._score_lock:
+            llama, self._llama = self._llama, None
+        if llama is not None:
+            llama.close()
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` has freed the model."""
+        return self._llama is None
+
+    def _model(self) -> Any:
+        """The loaded llama.cpp model; a closed one is an error that says so."""
+        if self._llama is None:
+            raise ModelError(f"the LLM {self.path.name} was closed to free its memory")
+        return self._llama
+
     @classmethod
     def load(cls, options: LlmOptions = LlmOptions()) -> ChatModel:
         """Load the GGUF named in ``options.model``.
@@ -155,7 +174,7 @@ class ChatModel:
         kwargs: dict[str, Any] = {}
         if schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": schema}
-        for chunk in self._llama.create_chat_completion(
+        for chunk in self._model().create_chat_completion(
             messages=messages,
             stream=True,
             max_tokens=max_tokens,
@@ -186,8 +205,8 @@ class ChatModel:
         import llama_cpp
         import numpy as np
 
-        llama = self._llama
         with self._score_lock:
+            llama = self._model()
             self._eval_text(self._chat_prompt(messages))
             logits = np.ctypeslib.as_array(
                 llama_cpp.llama_get_logits_ith(llama._ctx.ctx, -1), shape=(llama.n_vocab(),)
@@ -204,7 +223,7 @@ class ChatModel:
     def _eval_text(self, text: str) -> None:
         """Evaluate ``text``'s tokens, keeping the cached ones it starts with (the caller
         holds ``_score_lock``)."""
-        llama = self._llama
+        llama = self._model()
         tokens = llama.tokenize(text.encode(), add_bos=False, special=True)
         cached = llama.input_ids[: llama.n_tokens].tolist()
         keep = 0
@@ -219,7 +238,7 @@ class ChatModel:
         if self._template is None:
             from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
-            llama = self._llama
+            llama = self._model()
             template = llama.metadata.get("tokenizer.chat_template")
             if template:
                 text = lambda i: llama._model.token_get_text(i) if i != -1 else ""  # noqa: E731

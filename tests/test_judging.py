@@ -47,3 +47,20 @@ def test_a_missing_judge_model_names_the_judge_option() -> None:
 
     with pytest.raises(ModelError, match="--judge-model PATH.*qwen2.5-coder-1.5b-instruct"):
         AnswerJudge.load(JudgeOptions(model="/nonexistent/judge.gguf"))
+
+
+@pytest.mark.models
+def test_a_closed_model_frees_its_memory_and_says_so_when_used() -> None:
+    from coach.errors import ModelError
+
+    llm = ChatModel.load(LlmOptions(model="qwen2.5-coder-0.5b-instruct", threads=2))
+    judge = AnswerJudge.load(JudgeOptions(model="qwen2.5-coder-0.5b-instruct"), loaded=llm)
+    assert judge.model is llm  # one file, loaded once
+    llm.close()
+    assert llm.closed
+    with pytest.raises(ModelError, match="closed to free its memory"):
+        judge.support("A talk.", "Why?", "Because.")
+    with pytest.raises(ModelError, match="closed"):
+        llm.complete([{"role": "user", "content": "Hi"}])
+    other = AnswerJudge.load(JudgeOptions(model="qwen2.5-coder-0.5b-instruct"), loaded=llm)
+    assert other.model is not llm  # a closed model is loaded anew

@@ -514,3 +514,56 @@ def test_a_judge_model_failing_midway_leaves_the_words_judgements(tmp_path: Path
     said = "answer judge model: RuntimeError: the model ran out of memory"
     assert any(said in n for n in res.notes), res.notes
     assert all(e.judgement is not None and e.judgement.support is None for e in res.exchanges)
+
+
+class ClosableLlm(ScriptedLlm):
+    """A scripted chat model in a GGUF file of its own that records being closed."""
+
+    def __init__(self, replies: list[str], path: Path) -> None:
+        super().__init__(replies)
+        self.path = path
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _stub_gguf(path: Path) -> Path:
+    path.write_bytes(b"GGUF" + bytes(60))  # a GGUF header llama.cpp cannot load
+    return path
+
+
+def test_the_question_model_is_freed_before_another_judge_model_loads(tmp_path: Path) -> None:
+    from coach.judging import JudgeOptions
+
+    asr = ManifestTranscriber()
+    llm = ClosableLlm(list(REPLIES), _stub_gguf(tmp_path / "asker.gguf"))
+    judge = JudgeOptions(model=str(_stub_gguf(tmp_path / "judge.gguf")))
+    models = Models(AsrOptions(), None, None, transcriber=asr, chat=llm, lines=ACKS,  # type: ignore[arg-type]
+                    judge=judge,
+                    speaker=Speaker(FakeVoice(), TtsOptions(sentence_silence_s=0.0)))  # fmt: skip
+    folder = SessionFolder(tmp_path / "session")
+    options = RehearseOptions(
+        questions=3, audience=AudienceOptions(persona="skeptical", wording="llm")
+    )
+    res = Rehearsal(FileInput(TALK, ANSWERS[:4], realtime=False), models,
+                    WavSink(folder.file("audience.wav")), folder, options,
+                    events=FollowTheScript(asr, ANSWERS[:4])).run()  # type: ignore[arg-type]  # fmt: skip
+    assert res.status == "complete", res.notes
+    assert len(res.exchanges) == 4 and llm.closed  # freed once every question was asked
+    # the stub judge cannot load: the words' judgements stand, and the note says why
+    assert any("answers judged by their words alone" in n and "judge.gguf" in n
+               for n in res.notes), res.notes  # fmt: skip
+
+
+def test_a_judge_in_the_question_models_file_is_that_model_not_a_second_copy(
+    tmp_path: Path,
+) -> None:
+    from coach.judging import JudgeOptions
+
+    llm = ClosableLlm([], _stub_gguf(tmp_path / "one.gguf"))
+    models = Models(AsrOptions(), None, None, transcriber=ManifestTranscriber(), chat=llm,  # type: ignore[arg-type]
+                    judge=JudgeOptions(model=str(tmp_path / "." / "one.gguf")))  # fmt: skip
+    judge = models.judge(free_llm=True)
+    assert judge is not None and judge.model is llm and not llm.closed
+    assert "answer judge" not in models.errors

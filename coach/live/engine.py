@@ -306,7 +306,8 @@ class Conversation:
         if asker is None or not answered:
             return
         started = time.monotonic()
-        judge = self.models.judge()
+        self._idle()  # then the question model can be freed before the judge loads
+        judge = self.models.judge(free_llm=True)
         if judge is None:
             if why := self.models.errors.get("answer judge"):
                 self.result.notes.append(f"answers judged by their words alone: {why}")
@@ -333,6 +334,15 @@ class Conversation:
             f"answers judged again with the judge model's odds: {changed} of {len(answered)} "
             f"verdicts changed ({time.monotonic() - started:.1f} s, model load included)"
         )
+
+    def _idle(self) -> None:
+        """Wait until the LLM thread is idle: a candidate still being generated stops at
+        its next token, queued jobs (lines to synthesise) run to their end."""
+        self.models.cancel_generation()
+        try:
+            self._pool.submit(lambda: None).result()  # one thread: every job before it is done
+        finally:
+            self.models.resume_generation()
 
     def _log_turn(self, timing: TurnTiming) -> None:
         self.result.timings.append(timing)

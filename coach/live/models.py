@@ -9,7 +9,7 @@ import threading
 from coach.analysis import lexicon, syntax
 from coach.asr import AsrOptions, Transcriber
 from coach.errors import one_line
-from coach.judging import AnswerJudge, JudgeOptions
+from coach.judging import AnswerJudge, JudgeOptions, judge_path, same_file
 from coach.llm import ChatModel, LlmOptions
 from coach.tts import Speaker, SpeechChunk, TtsOptions
 
@@ -173,14 +173,25 @@ class Models:
         self.wait()
         return self._llm
 
-    def judge(self) -> AnswerJudge | None:
+    def judge(self, *, free_llm: bool = False) -> AnswerJudge | None:
         """The answer judge's model, loaded on first use (it is needed once the questions
         are over; loading it beside the talk delayed the first question), or None if none
-        was asked for or it did not load (``errors`` says why)."""
+        was asked for or it did not load (``errors`` says why).
+
+        The session's LLM is the judge when they are one GGUF file (loaded once). With
+        ``free_llm`` (the questions are over and the LLM thread is idle), an LLM that is
+        not the judge is freed before the judge loads, so the two are never in memory
+        together.
+        """
         if self._judge is None and self._judge_options is not None:
             if "answer judge" not in self.errors:
+                llm = self.llm() if self._llm_options is not None else self._llm
+                options = self._judge_options
                 try:
-                    self._judge = AnswerJudge.load(self._judge_options)
+                    if free_llm and llm is not None:
+                        if not same_file(llm.path, judge_path(options)):
+                            llm.close()
+                    self._judge = AnswerJudge.load(options, loaded=llm)
                 except Exception as exc:  # noqa: BLE001 - answers judged by their words
                     self.errors["answer judge"] = one_line(exc)  # said in the session's notes
         return self._judge
