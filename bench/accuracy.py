@@ -1,8 +1,10 @@
 """Accuracy of coach against real speech with ground truth (../shared/eval).
 
-Every clip is scored by three configurations: the plain Whisper transcript (no filler
+Every clip is scored by four configurations: the plain Whisper transcript (no filler
 prompt, no fillers from the audio), coach as it was before issue 8 (Whisper's own times
-for fillers and for the pace span, no trailing-edge rules) and coach. Figures are given
+for fillers and for the pace span, no trailing-edge rules, webrtcvad's voice), coach
+with webrtcvad's voice track instead of Silero's (``VadOptions(neural=False)``), and
+coach. The first two measure pauses and silence from webrtcvad's voice. Figures are given
 for the dev clips and the held-out clips apart (``bench/data/accuracy_split.json``, fixed
 before any result was looked at: rules may be tuned on dev only).
 
@@ -314,16 +316,19 @@ def run(options: ScoreOptions, eval_dir: Path, truth: dict) -> tuple[dict, float
 
 def configurations(base: ScoreOptions) -> dict[str, ScoreOptions]:
     """The three systems compared."""
+    webrtcvad = replace(base.vad, neural=False)  # the voice track before Silero's
     before = replace(
         base,
         fillers=FillerOptions(place=False),
         pace=PaceOptions(voiced_edges=False),
         # the trailing-edge and clip-end rules off
         acoustic=AcousticOptions(word_edge_s=float("-inf"), clip_end_s=0.0),
+        vad=webrtcvad,
     )
     plain = replace(base, asr=replace(base.asr, initial_prompt=None),
-                    acoustic=AcousticOptions(enabled=False))  # fmt: skip
-    return {"plain whisper": plain, "coach before issue 8": before, "coach": base}
+                    acoustic=AcousticOptions(enabled=False), vad=webrtcvad)  # fmt: skip
+    return {"plain whisper": plain, "coach before issue 8": before,
+            "coach, webrtcvad voice": replace(base, vad=webrtcvad), "coach": base}  # fmt: skip
 
 
 def _print(figures: dict[str, Any], detail: bool) -> None:

@@ -1,6 +1,6 @@
 """Markdown tables for the README, made from ``bench/results/*.json`` (never typed by hand).
 
-    .venv/bin/python bench/tables.py questions judge latency accuracy accuracy_long \
+    .venv/bin/python bench/tables.py questions judge latency accuracy accuracy_long pauses \
         accuracy_external speed ray
 
 Each table names the results file, its date and commit, so every published figure can be
@@ -227,6 +227,21 @@ def latency() -> str:
     return "\n".join(rows) + "\n\n" + " ".join(sources)
 
 
+def pauses() -> str:
+    doc = _load("pauses")
+    systems = doc["figures"]["systems"]
+    rows = ["| split | condition | true pauses | webrtcvad's voice: found, P / R / F1 | "
+            "Silero's voice (coach): found, P / R / F1 |",
+            "| --- | --- | --- | --- | --- |"]  # fmt: skip
+    for key, web in systems["webrtcvad"].items():
+        split, condition = key.split("/")
+        cells = [f"{s['found']}, {s['precision']:.2f} / {s['recall']:.2f} / {s['f1']:.2f}"
+                 for s in (web, systems["silero"][key])]  # fmt: skip
+        rows.append(f"| {split.replace('_', '-')} ({web['clips']} clips) | {condition} | "
+                    f"{web['truth']} | {cells[0]} | {cells[1]} |")  # fmt: skip
+    return "\n".join(rows) + "\n\n" + _source(doc, "pauses")
+
+
 def _prf(d: dict) -> str:
     """Precision / recall / F1 (hits/false/missed)."""
     return (f"{d['precision']:.2f} / {d['recall']:.2f} / {d['f1']:.2f} "
@@ -399,7 +414,7 @@ def ray() -> str:
 
 def main() -> int:
     names = ["questions", "interview_questions", "judge", "latency", "accuracy",
-             "accuracy_external", "speed", "ray"]  # fmt: skip
+             "accuracy_external", "pauses", "speed", "ray"]  # fmt: skip
     for name in sys.argv[1:] or names:
         print(globals()[name]())
         print()

@@ -24,7 +24,7 @@ from coach.asr import AsrOptions, Transcriber
 from coach.errors import AudioError, CoachError
 from coach.report import ClipReport, ReportWord
 from coach.transcript import Word, split_words
-from coach.vad import VadOptions, flags_to_regions, snap_to_voice, voiced_flags
+from coach.vad import VadOptions, flags_to_regions, snap_to_voice, voice_flags, voiced_flags
 
 logger = logging.getLogger(__name__)
 
@@ -131,8 +131,9 @@ def measure(
     def tracks(samples: np.ndarray, flags: np.ndarray) -> tuple[prosody.Tracks, float]:
         _yield_to_asr()
         t0 = time.thread_time()  # CPU seconds: the niced thread may wait for a core
+        voice = voice_flags(samples, flags, options=options.vad)
         out = prosody.frame_tracks(
-            samples, flags, vad_frame_s=options.vad.frame_ms / 1000, options=options.prosody
+            samples, voice, vad_frame_s=options.vad.frame_ms / 1000, options=options.prosody
         )
         return out, time.thread_time() - t0
 

@@ -27,6 +27,17 @@ class VadOptions:
     """Speech regions shorter than this (s) are dropped as clicks."""
     pad_s: float = 0.2
     """Each region is widened by this much (s) on both sides when cut out for the ASR."""
+    neural: bool = True
+    """Measure from Silero VAD's voice (the model faster-whisper ships) instead of
+    webrtcvad's: pauses, the pace's voiced edges, where fillers go, which frames have a
+    pitch. webrtcvad misses quiet, hoarse or breathy speech, which then shows as pauses
+    the speaker never made, and in steady noise it hears speech everywhere, so no pause
+    shows at all (``make bench-pauses``). The recogniser's regions and the live
+    endpointing stay webrtcvad's."""
+    neural_threshold: float = 0.6
+    """Silero's speech probability at which speech starts; it goes on down to 0.15 less
+    (faster-whisper's hysteresis). Chosen on the pause bench's dev clips (0.5, 0.6, 0.7
+    tried)."""
 
     def __post_init__(self) -> None:
         if self.aggressiveness not in (0, 1, 2, 3):
@@ -35,6 +46,10 @@ class VadOptions:
             )
         if self.frame_ms not in (10, 20, 30):
             raise OptionsError(f"VAD frame_ms must be 10, 20 or 30, not {self.frame_ms}")
+        if not 0.15 < self.neural_threshold < 1:
+            raise OptionsError(
+                f"neural_threshold must be between 0.15 and 1, not {self.neural_threshold}"
+            )
 
 
 def voiced_flags(
@@ -62,6 +77,67 @@ def voiced_flags(
     return np.fromiter(
         (vad.is_speech(f.tobytes(), sample_rate_hz) for f in frames), dtype=bool, count=count
     )
+
+
+NEURAL_FRAME_S = 0.032
+"""Silero VAD's window: 512 samples at 16 kHz."""
+
+
+def speech_probability(samples: np.ndarray) -> np.ndarray:
+    """Silero VAD's speech probability per 32 ms window of float32 16 kHz audio (the model
+    ships inside faster-whisper; one thread, about 0.3 % of real time). A trailing partial
+    window is dropped."""
+    from faster_whisper.vad import get_vad_model
+
+    n = samples.size // 512 * 512
+    if n == 0:
+        return np.zeros(0, np.float32)
+    # a copy: the model writes zeros into the array it is given (its last window's
+    # context), which would change the audio the recogniser reads in the other thread
+    window = np.array(samples[:n], dtype=np.float32, copy=True)
+    return np.asarray(get_vad_model()(window), np.float32).reshape(-1)
+
+
+def hysteresis(prob: np.ndarray, threshold: float, *, fall: float = 0.15) -> np.ndarray:
+    """Speech flags from probabilities: on at ``threshold``, off below ``threshold - fall``.
+
+    >>> hysteresis(np.array([0.2, 0.6, 0.4, 0.3, 0.7]), 0.5).tolist()
+    [False, True, True, False, True]
+    """
+    out = np.zeros(prob.size, dtype=bool)
+    on = False
+    for i, p in enumerate(prob):
+        on = p >= threshold or (on and p >= threshold - fall)
+        out[i] = on
+    return out
+
+
+def resample_flags(
+    flags: np.ndarray, *, frame_s: float, to_frame_s: float, count: int
+) -> np.ndarray:
+    """Bool flags per ``frame_s`` frame -> ``count`` flags per ``to_frame_s`` frame, each
+    taken at the new frame's centre (False past the end); pure."""
+    centre = (np.arange(count) + 0.5) * to_frame_s
+    idx = (centre / frame_s).astype(int)
+    out = np.zeros(count, dtype=bool)
+    inside = idx < flags.size
+    out[inside] = flags[idx[inside]]
+    return out
+
+
+def voice_flags(samples: np.ndarray, flags: np.ndarray, *, options: VadOptions) -> np.ndarray:
+    """The voice track the measures use, one flag per webrtcvad frame: webrtcvad's own
+    ``flags`` for ``samples`` (float32, 16 kHz), or Silero's speech when
+    ``options.neural`` (see :attr:`VadOptions.neural`)."""
+    if not options.neural:
+        return flags
+    speech = hysteresis(speech_probability(samples), options.neural_threshold)
+    frame_s = options.frame_ms / 1000
+    out = resample_flags(speech, frame_s=NEURAL_FRAME_S, to_frame_s=frame_s, count=flags.size)
+    # frames past Silero's last whole window (the end of a live block) keep webrtcvad's
+    tail = int(speech.size * NEURAL_FRAME_S / frame_s - 0.5) + 1
+    out[tail:] = flags[tail:]
+    return out
 
 
 def true_runs(mask: np.ndarray) -> list[tuple[int, int]]:

@@ -95,7 +95,7 @@ def test_measure_runs_tracks_beside_the_asr_and_times_each_stage() -> None:
     from coach import audio
     from coach.analysis import prosody
     from coach.score import measure
-    from coach.vad import voiced_flags
+    from coach.vad import VadOptions, voice_flags, voiced_flags
 
     y = audio.load(fixture_path("practice_talk.wav"))
     asr = ManifestTranscriber()
@@ -107,7 +107,9 @@ def test_measure_runs_tracks_beside_the_asr_and_times_each_stage() -> None:
     # the tracks measured in the second thread are those measured one chunk at a time
     parts = []
     for samples, _offset in chunks(_blocks(y, 3.0), chunk_s=20.0):
-        parts.append(prosody.frame_tracks(samples, voiced_flags(audio.to_int16(samples))))
+        flags = voiced_flags(audio.to_int16(samples))
+        parts.append(prosody.frame_tracks(samples, voice_flags(samples, flags,
+                                                               options=VadOptions())))  # fmt: skip
     want = prosody.Tracks.concat(parts)
     assert np.array_equal(m.tracks.voiced, want.voiced)
     assert np.allclose(m.tracks.f0_hz, want.f0_hz, equal_nan=True)

@@ -29,6 +29,7 @@ from coach.report import ClipReport
 from coach.score import Measured, ScoreOptions, analyze
 from coach.stream import AudioFrame
 from coach.transcript import Word, split_words
+from coach.vad import voice_flags
 
 logger = logging.getLogger(__name__)
 
@@ -227,8 +228,10 @@ class TalkRecorder:
                 t0 = time.perf_counter()
                 if kind == "features":
                     samples, flags = payload  # type: ignore[misc]
+                    audio = samples.astype(np.float32) / 32768.0
+                    voice = voice_flags(audio, flags, options=self.options.score.vad)
                     tracks = prosody.frame_tracks(
-                        samples.astype(np.float32) / 32768.0, flags,
+                        audio, voice,
                         vad_frame_s=self._frame_s, options=self.options.score.prosody,
                     )  # fmt: skip
                     with self._lock:
