@@ -93,20 +93,29 @@ class AnswerJudge:
 
     @classmethod
     def load(
-        cls, options: JudgeOptions | None = None, *, loaded: ChatModel | None = None
+        cls,
+        options: JudgeOptions | None = None,
+        *,
+        loaded: ChatModel | None = None,
+        free_loaded: bool = False,
     ) -> AnswerJudge:
         """Load the judge's GGUF (never downloads).
 
         ``loaded``: a chat model already in memory (the session's LLM); used as the judge,
-        not loaded twice, when it is the same GGUF file.
+        not loaded twice, when it is the same GGUF file. ``free_loaded``: otherwise close it
+        before the judge loads, so the two are never in memory together (only when nothing
+        else uses it any more).
 
         Raises:
             ModelError: the model is not fetched or cannot be loaded; says what to do.
         """
         options = options or JudgeOptions()
-        path = judge_path(options)
-        if loaded is not None and not loaded.closed and same_file(loaded.path, path):
-            return cls(loaded)
+        path = resolve_gguf(options.model, flag="--judge-model", default=DEFAULT_JUDGE)
+        if loaded is not None and not loaded.closed:
+            if _same_file(loaded.path, path):
+                return cls(loaded)
+            if free_loaded:
+                loaded.close()
         # the instructions, a question and a 400-word answer
         return cls(ChatModel.load(LlmOptions(model=str(path), n_ctx=1024,
                                              threads=options.threads)))  # fmt: skip
@@ -120,16 +129,7 @@ class AnswerJudge:
         return yes
 
 
-def judge_path(options: JudgeOptions) -> Path:
-    """The judge's GGUF file.
-
-    Raises:
-        ModelError: it is not fetched; says what to do.
-    """
-    return resolve_gguf(options.model, flag="--judge-model", default=DEFAULT_JUDGE)
-
-
-def same_file(a: Path, b: Path) -> bool:
+def _same_file(a: Path, b: Path) -> bool:
     """True when two paths name one file (a symlink or a relative path included)."""
     try:
         return a.samefile(b)

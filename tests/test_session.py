@@ -10,6 +10,7 @@ import time
 import types
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -34,6 +35,7 @@ from coach.live.rehearsal import (
     NO_QUESTIONS,
     Rehearsal,
 )
+from coach.live.results import SessionResult
 from coach.sinks import WavSink
 from coach.stream import AudioFrame, DeviceError
 from coach.tts import Speaker, TtsOptions
@@ -460,20 +462,25 @@ class SureJudge:
         return 0.99
 
 
-def test_the_judge_model_reads_every_answer_again_after_the_questions(tmp_path: Path) -> None:
+def _rehearse_and_judge(tmp_path: Path, chat: ScriptedLlm, **models: Any) -> SessionResult:
+    """The shipped talk and four answers with a skeptical audience worded by ``chat``;
+    ``models``: the answer judge's options or model, for :class:`Models`."""
     asr = ManifestTranscriber()
-    judge = SureJudge()
-    models = Models(AsrOptions(), None, None, transcriber=asr,  # type: ignore[arg-type]
-                    chat=ScriptedLlm(list(REPLIES)), lines=ACKS, answer_judge=judge,  # type: ignore[arg-type]
-                    speaker=Speaker(FakeVoice(), TtsOptions(sentence_silence_s=0.0)))  # fmt: skip
+    loaded = Models(AsrOptions(), None, None, transcriber=asr, chat=chat, lines=ACKS,  # type: ignore[arg-type]
+                    speaker=Speaker(FakeVoice(), TtsOptions(sentence_silence_s=0.0)),
+                    **models)  # fmt: skip
     folder = SessionFolder(tmp_path / "session")
     options = RehearseOptions(
         questions=3, audience=AudienceOptions(persona="skeptical", wording="llm")
     )
-    session = Rehearsal(FileInput(TALK, ANSWERS[:4], realtime=False), models,
-                        WavSink(folder.file("audience.wav")), folder, options,
-                        events=FollowTheScript(asr, ANSWERS[:4]))  # type: ignore[arg-type]  # fmt: skip
-    res = session.run()
+    return Rehearsal(FileInput(TALK, ANSWERS[:4], realtime=False), loaded,
+                     WavSink(folder.file("audience.wav")), folder, options,
+                     events=FollowTheScript(asr, ANSWERS[:4])).run()  # type: ignore[arg-type]  # fmt: skip
+
+
+def test_the_judge_model_reads_every_answer_again_after_the_questions(tmp_path: Path) -> None:
+    judge = SureJudge()
+    res = _rehearse_and_judge(tmp_path, ScriptedLlm(list(REPLIES)), answer_judge=judge)
     assert res.status == "complete", res.notes
     # the dodged answer still got its follow-up during the session (decided by its words)
     assert [e.question.kind for e in res.exchanges] == ["question", "question", "follow_up",
@@ -484,7 +491,7 @@ def test_the_judge_model_reads_every_answer_again_after_the_questions(tmp_path: 
     assert dodged is not None and dodged.support == 0.99
     assert dodged.addressed and "by the words alone: dodged" in dodged.reason
     assert any("1 of 4 verdicts changed" in n for n in res.notes), res.notes
-    saved = json.loads((folder.path / "report.json").read_text())
+    saved = json.loads((res.folder / "report.json").read_text())
     assert saved["qa"][1]["judgement"]["support"] == 0.99
 
 
@@ -498,18 +505,8 @@ class FailingSubjectJudge(SureJudge):
 
 
 def test_a_judge_model_failing_midway_leaves_the_words_judgements(tmp_path: Path) -> None:
-    asr = ManifestTranscriber()
-    models = Models(AsrOptions(), None, None, transcriber=asr,  # type: ignore[arg-type]
-                    chat=ScriptedLlm(list(REPLIES)), lines=ACKS,  # type: ignore[arg-type]
-                    answer_judge=FailingSubjectJudge(),  # type: ignore[arg-type]
-                    speaker=Speaker(FakeVoice(), TtsOptions(sentence_silence_s=0.0)))  # fmt: skip
-    folder = SessionFolder(tmp_path / "session")
-    options = RehearseOptions(
-        questions=3, audience=AudienceOptions(persona="skeptical", wording="llm")
-    )
-    res = Rehearsal(FileInput(TALK, ANSWERS[:4], realtime=False), models,
-                    WavSink(folder.file("audience.wav")), folder, options,
-                    events=FollowTheScript(asr, ANSWERS[:4])).run()  # type: ignore[arg-type]  # fmt: skip
+    res = _rehearse_and_judge(tmp_path, ScriptedLlm(list(REPLIES)),
+                              answer_judge=FailingSubjectJudge())  # fmt: skip
     assert res.status == "complete", res.notes
     said = "answer judge model: RuntimeError: the model ran out of memory"
     assert any(said in n for n in res.notes), res.notes
@@ -536,19 +533,9 @@ def _stub_gguf(path: Path) -> Path:
 def test_the_question_model_is_freed_before_another_judge_model_loads(tmp_path: Path) -> None:
     from coach.judging import JudgeOptions
 
-    asr = ManifestTranscriber()
     llm = ClosableLlm(list(REPLIES), _stub_gguf(tmp_path / "asker.gguf"))
     judge = JudgeOptions(model=str(_stub_gguf(tmp_path / "judge.gguf")))
-    models = Models(AsrOptions(), None, None, transcriber=asr, chat=llm, lines=ACKS,  # type: ignore[arg-type]
-                    judge=judge,
-                    speaker=Speaker(FakeVoice(), TtsOptions(sentence_silence_s=0.0)))  # fmt: skip
-    folder = SessionFolder(tmp_path / "session")
-    options = RehearseOptions(
-        questions=3, audience=AudienceOptions(persona="skeptical", wording="llm")
-    )
-    res = Rehearsal(FileInput(TALK, ANSWERS[:4], realtime=False), models,
-                    WavSink(folder.file("audience.wav")), folder, options,
-                    events=FollowTheScript(asr, ANSWERS[:4])).run()  # type: ignore[arg-type]  # fmt: skip
+    res = _rehearse_and_judge(tmp_path, llm, judge=judge)
     assert res.status == "complete", res.notes
     assert len(res.exchanges) == 4 and llm.closed  # freed once every question was asked
     # the stub judge cannot load: the words' judgements stand, and the note says why

@@ -9,7 +9,7 @@ import threading
 from coach.analysis import lexicon, syntax
 from coach.asr import AsrOptions, Transcriber
 from coach.errors import one_line
-from coach.judging import AnswerJudge, JudgeOptions, judge_path, same_file
+from coach.judging import AnswerJudge, JudgeOptions
 from coach.llm import ChatModel, LlmOptions
 from coach.tts import Speaker, SpeechChunk, TtsOptions
 
@@ -186,12 +186,9 @@ class Models:
         if self._judge is None and self._judge_options is not None:
             if "answer judge" not in self.errors:
                 llm = self.llm() if self._llm_options is not None else self._llm
-                options = self._judge_options
                 try:
-                    if free_llm and llm is not None:
-                        if not same_file(llm.path, judge_path(options)):
-                            llm.close()
-                    self._judge = AnswerJudge.load(options, loaded=llm)
+                    self._judge = AnswerJudge.load(self._judge_options, loaded=llm,
+                                                   free_loaded=free_llm)  # fmt: skip
                 except Exception as exc:  # noqa: BLE001 - answers judged by their words
                     self.errors["answer judge"] = one_line(exc)  # said in the session's notes
         return self._judge
