@@ -4,7 +4,8 @@
 by people who never saw the judge's code, labelled addressed, partial, off_topic or
 dodged, split into dev (may be used for tuning) and test (reported only). ``test`` is the
 first two batches, ``test_c`` the third (written 2026-11-26, before the judge model's
-weights were fitted). This bench runs coach's judge
+weights were fitted), ``test_d`` the fourth (written 2026-11-26, before the judge asked
+the model more than one question). This bench runs coach's judge
 (:func:`coach.analysis.answers.judge_answer`) on every pair twice, by the words alone and
 with the judge model's odds (:class:`coach.judging.AnswerJudge`, ``--judge-model``), and
 prints, per split:
@@ -31,6 +32,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from results import write_results  # noqa: E402
 
 LABELS = ("addressed", "partial", "off_topic", "dodged")
+SPLITS = ("dev", "test", "test_c", "test_d")
+"""Where the pairs are reported: dev (tuned on) and the held-out batches."""
 
 
 def prf(pairs: list[tuple[str, str]], label: str) -> dict[str, float | int | None]:
@@ -50,7 +53,7 @@ def main() -> int:
     ap.add_argument("--judge-model", default="qwen2.5-coder-1.5b-instruct",
                     help="GGUF (name or path) whose odds the judge weighs; 'none' for words "
                          "alone")  # fmt: skip
-    ap.add_argument("--show", choices=("dev", "test", "test_c", "none"), default="none",
+    ap.add_argument("--show", choices=(*SPLITS, "none"), default="none",
                     help="print the wrong judgements of one split (never tune on a test "
                          "split)")  # fmt: skip
     ap.add_argument("--name", default="judge", help="results file name")
@@ -63,7 +66,7 @@ def main() -> int:
 
     rows = load_pairs()
     for r in rows:
-        r["group"] = r["split"] if r["split"] == "dev" or not r["set"] else "test_c"
+        r["group"] = r["split"] if r["split"] == "dev" or not r["set"] else f"test_{r['set']}"
     modes: dict[str, list[float | None]] = {"words_only": [None] * len(rows)}
     subject: list[float] = []
     if args.judge_model != "none":
@@ -85,7 +88,7 @@ def main() -> int:
                 print(f"[{mode} {row['id']}] truth {row['label']} got {j.verdict} ({j.reason})"
                       f"\n  Q: {row['question']}\n  A: {row['answer']}\n")  # fmt: skip
         figures[mode] = {split: _split_figures(by_split[split], f"{mode} {split}")
-                         for split in ("dev", "test", "test_c") if by_split.get(split)}  # fmt: skip
+                         for split in SPLITS if by_split.get(split)}  # fmt: skip
     figures["seconds_per_judgement_words_p50"] = round(statistics.median(seconds), 4)
     figures["judge_model"] = None if args.judge_model == "none" else args.judge_model
     if args.judge_model != "none":

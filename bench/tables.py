@@ -189,7 +189,7 @@ def judge() -> str:
     ]
     modes = {"words_only": "the words alone", "with_model": f"words + {f.get('judge_model')}"}
     for mode, label in modes.items():
-        for split in ("dev", "test", "test_c"):
+        for split in ("dev", "test", "test_c", "test_d"):
             s = f.get(mode, {}).get(split)
             if not s:
                 continue

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -39,13 +40,15 @@ SUPPORT_DIR = ROOT / "bench" / "results" / "judge_support"
 
 
 def load_pairs(split: str | None = None) -> list[dict]:
-    """The labelled pairs (of one split), each with ``set``: "c" for the third batch."""
+    """The labelled pairs (of one split), each with ``set``: the batch letter of
+    ``answer_pairs_<letter>_*.jsonl`` ("c", "d"), "" for the first two batches."""
     rows = []
     for path in PAIRS:
         for line in path.open():
             if line.strip():
                 row = json.loads(line)
-                row["set"] = "c" if path.name.startswith("answer_pairs_c") else ""
+                batch = re.match(r"answer_pairs_([a-z])_", path.name)
+                row["set"] = batch.group(1) if batch else ""
                 if split is None or row["split"] == split:
                     rows.append(row)
     return rows
