@@ -15,6 +15,9 @@ prints, per split:
   confusion matrix;
 * seconds per judgement (the model's, per answer it had not judged before).
 
+With the model, each pair gets its odds of "yes" and the question's gain in the answer's
+likelihood (:meth:`coach.judging.AnswerJudge.relevance`).
+
 Figures go to ``bench/results/judge.json``.
 """
 
@@ -60,7 +63,7 @@ def main() -> int:
     ap.add_argument("--time-pairs", type=int, default=20,
                     help="pairs the model is timed on, uncached (the first ones)")  # fmt: skip
     args = ap.parse_args()
-    from train_judge import load_pairs, supports
+    from train_judge import load_pairs, relevances, supports
 
     from coach.analysis.answers import judge_answer
 
@@ -69,9 +72,11 @@ def main() -> int:
         r["group"] = r["split"] if r["split"] == "dev" or not r["set"] else f"test_{r['set']}"
     modes: dict[str, list[float | None]] = {"words_only": [None] * len(rows)}
     subject: list[float] = []
+    gains: list = [None] * len(rows)
     if args.judge_model != "none":
         sup, _seconds = supports(rows, args.judge_model)
         subject, _s = supports(rows, args.judge_model, ask="on_subject")
+        gains, _s = relevances(rows, args.judge_model)
         modes["with_model"] = list(sup)
     figures: dict[str, object] = {}
     seconds: list[float] = []
@@ -79,9 +84,9 @@ def main() -> int:
         by_split: dict[str, list[tuple[str, str]]] = defaultdict(list)
         for i, (row, p) in enumerate(zip(rows, sup, strict=True)):
             t0 = time.perf_counter()
-            on = subject[i] if p is not None else None
+            on, gain = (subject[i], gains[i]) if p is not None else (None, None)
             j = judge_answer(row["question"], row["answer"], context=row["context"], support=p,
-                             on_subject=on)  # fmt: skip
+                             on_subject=on, relevance=gain)  # fmt: skip
             seconds.append(time.perf_counter() - t0)
             by_split[row["group"]].append((row["label"], j.verdict))
             if args.show == row["group"] and j.verdict != row["label"]:
@@ -112,6 +117,10 @@ def time_model(rows: list[dict], model: str) -> dict[str, float]:
         for r in rows:
             judge.support(r["context"], r["question"], r["answer"], ask=ask)
         out[ask] = round((time.perf_counter() - start) / len(rows), 2)
+    start = time.perf_counter()
+    for r in rows:
+        judge.relevance(r["context"], r["question"], r["answer"])
+    out["relevance"] = round((time.perf_counter() - start) / len(rows), 2)
     print(f"judge model seconds per answer (n={len(rows)}): {out}")
     return out
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from coach.analysis.answers import Relevance
 from coach.llm import ChatModel, LlmOptions, Message, resolve_gguf
 
 DEFAULT_JUDGE = "qwen2.5-coder-1.5b-instruct"
@@ -54,6 +55,16 @@ ASKS = {
 }  # fmt: skip
 """What the judge model can be asked about a pair: its instructions and the last line."""
 
+
+def relevance_prompts(context: str, question: str) -> tuple[str, str]:
+    """The plain-text prompts an answer is scored after (pure): the situation and the
+    question, and the situation alone (:meth:`AnswerJudge.relevance`)."""
+    situation = context.strip() or "A question after a talk."
+    return f"{situation}\nQuestion: {question.strip()}\nAnswer:", f"{situation}\nAnswer:"
+
+
+MAX_RELEVANCE_TOKENS = 200
+"""Answer tokens the relevance reading scores (about 150 words; the rest adds little)."""
 
 MAX_ANSWER_WORDS = 400
 """Words of an answer the judge reads (a longer one is judged on its start)."""
@@ -127,6 +138,17 @@ class AnswerJudge:
         messages = judge_messages(context, question, answer, ask=ask)
         yes, _no = self.model.choice_probs(messages, ["yes", "no"])
         return yes
+
+    def relevance(self, context: str, question: str, answer: str) -> Relevance:
+        """How much hearing ``question`` makes ``answer`` likelier to the model (see
+        :class:`coach.analysis.answers.Relevance`): two passes over the answer's tokens,
+        no sampling."""
+        asked, alone = relevance_prompts(context, question)
+        said = " " + " ".join(answer.split())
+        return Relevance.from_logprobs(
+            self.model.continuation_logprobs(asked, said, max_tokens=MAX_RELEVANCE_TOKENS),
+            self.model.continuation_logprobs(alone, said, max_tokens=MAX_RELEVANCE_TOKENS),
+        )
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -220,6 +220,48 @@ class ChatModel:
         weights = [float(np.exp(v - top)) for v in scores]
         return [w / sum(weights) for w in weights]
 
+    def continuation_logprobs(
+        self, prompt: str, continuation: str, *, max_tokens: int = 200
+    ) -> list[float]:
+        """How likely ``continuation`` is to follow ``prompt``: the natural-log probability
+        of each of its tokens (at most ``max_tokens``, and what fits the context), read from
+        the logits with no sampling. Both are plain text (no chat template); a prompt that
+        starts like the previous one evaluates only its new tokens.
+
+        Raises:
+            GenerationCancelled: :meth:`cancel` was called.
+        """
+        if self._cancel.is_set():
+            raise GenerationCancelled("the LLM was stopped")
+        import llama_cpp
+        import numpy as np
+
+        with self._score_lock:
+            llama = self._model()
+            self._eval_text(prompt)
+            room = llama.n_ctx() - llama.n_tokens - 1
+            ids = llama.tokenize(continuation.encode(), add_bos=False, special=False)
+            ids = ids[: max(0, min(max_tokens, room))]
+            if not ids:
+                return []
+            n_vocab = llama.n_vocab()
+            rows = [np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llama._ctx.ctx, -1),
+                                          shape=(n_vocab,)).astype(np.float64)]  # fmt: skip
+            rest = ids[:-1]  # the last token's own logits predict nothing asked for
+            for i in range(0, len(rest), llama.n_batch):
+                chunk = rest[i : i + llama.n_batch]
+                n_past = llama.n_tokens
+                llama._batch.set_batch(batch=chunk, n_past=n_past, logits_all=True)
+                llama._ctx.decode(llama._batch)
+                llama.input_ids[n_past : n_past + len(chunk)] = chunk
+                llama.n_tokens += len(chunk)
+                logits = np.ctypeslib.as_array(llama._ctx.get_logits(),
+                                               shape=(len(chunk) * n_vocab,))  # fmt: skip
+                rows.extend(logits.reshape(len(chunk), n_vocab).astype(np.float64))
+        scores = np.vstack(rows)
+        total = np.logaddexp.reduce(scores, axis=1)
+        return (scores[np.arange(len(ids)), ids] - total).tolist()
+
     def _eval_text(self, text: str) -> None:
         """Evaluate ``text``'s tokens, keeping the cached ones it starts with (the caller
         holds ``_score_lock``)."""

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from coach.analysis.answers import gives, judge_answer, topic_overlap, wanted
+from coach.analysis.answers import (
+    Relevance,
+    _judge_weights,
+    gives,
+    judge_answer,
+    topic_overlap,
+    wanted,
+)
 
 CLAIM = "A protected bike lane on Elm Street would cost one point two million dollars."
 
@@ -126,3 +133,21 @@ def test_a_missed_answer_off_the_subject_is_off_topic_and_on_it_partial() -> Non
     dodge = judge_answer("What will it cost?", "I'd rather not put a number on it tonight, we'll "
                          "see what the quotes say.", support=0.5, on_subject=0.01)  # fmt: skip
     assert dodge.verdict == "dodged"  # a deflection stays one, whatever the subject
+
+
+def test_relevance_is_the_gain_the_question_gives_each_token() -> None:
+    r = Relevance.from_logprobs([-1.0, -2.0, -0.5], [-3.0, -2.5, -0.5])
+    assert r.total_nats == pytest.approx(2.5) and r.per_token_nats == pytest.approx(2.5 / 3)
+    assert Relevance.from_logprobs([], []) == Relevance(0.0, 0.0)
+    assert Relevance.from_logprobs([-1.0, -1.0], [-2.0]).total_nats == pytest.approx(1.0)
+
+
+def test_the_judgement_rises_with_the_questions_gain_and_none_counts_as_typical() -> None:
+    said = [judge_answer(Q_WHO, A_GIVES, support=0.4, relevance=Relevance(g, g * 20)).addressed
+            for g in (-1.0, 0.0, 0.3, 0.6, 1.0, 2.0, 4.0)]  # fmt: skip
+    assert said == sorted(said) and said[0] is False and said[-1] is True
+    typical = Relevance(**_judge_weights()["typical_gain"])
+    for p in (0.1, 0.4, 0.6, 0.9):
+        assert judge_answer(Q_WHO, A_GIVES, support=p) == judge_answer(
+            Q_WHO, A_GIVES, support=p, relevance=typical
+        )

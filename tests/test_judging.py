@@ -6,7 +6,13 @@ import math
 
 import pytest
 
-from coach.judging import MAX_ANSWER_WORDS, AnswerJudge, JudgeOptions, judge_messages
+from coach.judging import (
+    MAX_ANSWER_WORDS,
+    AnswerJudge,
+    JudgeOptions,
+    judge_messages,
+    relevance_prompts,
+)
 from coach.llm import ChatModel, LlmOptions
 
 
@@ -25,6 +31,33 @@ def test_a_gguf_without_a_chat_template_gets_a_plain_layout() -> None:
     text = model._chat_prompt([{"role": "system", "content": "Be brief."},
                                {"role": "user", "content": "Hi?"}])  # fmt: skip
     assert text == "System: Be brief.\nUser: Hi?\nAssistant:"
+
+
+def test_relevance_prompts_differ_only_by_the_question() -> None:
+    asked, alone = relevance_prompts(" A talk about the roof. ", " How long? ")
+    assert asked == "A talk about the roof.\nQuestion: How long?\nAnswer:"
+    assert alone == "A talk about the roof.\nAnswer:"
+    assert relevance_prompts("", "Why?")[1] == "A question after a talk.\nAnswer:"
+
+
+@pytest.mark.models
+def test_a_real_model_finds_an_answer_likelier_after_its_own_question() -> None:
+    judge = AnswerJudge.load(JudgeOptions(model="qwen2.5-coder-0.5b-instruct", threads=2))
+    ctx, q = "A caretaker's talk about fixing the gym roof.", "How long will the gym be closed?"
+    answer = "About three weeks, over the summer holidays."
+    asked, _alone = relevance_prompts(ctx, q)
+    logprobs = judge.model.continuation_logprobs(asked, " " + answer)
+    assert len(logprobs) == len(judge.model._model().tokenize((" " + answer).encode(),
+                                                              add_bos=False))  # fmt: skip
+    assert all(p <= 0.0 for p in logprobs)
+    on = judge.relevance(ctx, q, answer)
+    aside = judge.relevance(ctx, q, "My dog sat with me the whole weekend while I wrote it.")
+    assert on.per_token_nats > aside.per_token_nats and on.total_nats > aside.total_nats
+    again = judge.relevance(ctx, q, answer)  # after other prompts: the same, to a few digits
+    assert math.isclose(again.total_nats, on.total_nats, abs_tol=0.3)
+    assert judge.model.continuation_logprobs(asked, " " + answer, max_tokens=3) == pytest.approx(
+        logprobs[:3], abs=0.1
+    )
 
 
 @pytest.mark.models

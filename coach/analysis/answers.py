@@ -43,6 +43,34 @@ _NOT_ACTIONS = frozenset(
 _FIRST_PERSON_RE = re.compile(r"\b(?:i|we)\s+([a-z]+(?:ed|t)|[a-z]+)\b")
 
 
+@dataclass(frozen=True)
+class Relevance:
+    """How much hearing the question makes the answer likelier to a language model: the
+    answer's log-probability after the situation and the question, less its
+    log-probability after the situation alone (pointwise mutual information), in nats.
+
+    An answer that gives what was asked follows from its question; a dodge, an aside or
+    an answer to another question is about as likely without it. On the dev pairs of
+    ``bench/data`` this gain separates addressed answers from the rest with a ROC AUC of
+    0.76-0.79 (Qwen2.5-Coder-1.5B), and adds to the yes-or-no odds of
+    :meth:`coach.judging.AnswerJudge.support` (``bench/results/judge_fit.json``).
+    """
+
+    per_token_nats: float
+    """Mean gain per answer token."""
+    total_nats: float
+    """Summed gain over the answer's tokens."""
+
+    @classmethod
+    def from_logprobs(cls, with_question: list[float], without: list[float]) -> Relevance:
+        """From the answer's per-token log-probabilities with and without the question
+        (the same tokens; where one reading stopped sooner, the tokens both scored count;
+        an empty answer gains nothing)."""
+        gains = [a - b for a, b in zip(with_question, without, strict=False)]
+        total = sum(gains)
+        return cls(total / len(gains) if gains else 0.0, total)
+
+
 def content_stems(text: str, *, stop: frozenset[str] = STOP_WORDS) -> set[str]:
     """Stems of the topic words of ``text`` (``stop`` words and short words dropped)."""
     return {stem(t) for t in tokens(text) if t not in stop and len(t) > 2}
@@ -258,7 +286,7 @@ def topic_overlap(a: str, b: str) -> list[str]:
 def judge_answer(
     question: str, answer: str, *, min_words: int = 8, context: str = "",
     support: float | None = None, on_subject: float | None = None,
-    weights: dict[str, Any] | None = None,
+    relevance: Relevance | None = None, weights: dict[str, Any] | None = None,
 ) -> AnswerJudgement:  # fmt: skip
     """Judge whether ``answer`` addressed ``question`` (pure; see the module docstring).
 
@@ -285,13 +313,18 @@ def judge_answer(
             subject at all; for an answer that missed, it tells off the topic (below
             ``on_subject_below`` in ``answer_judge.json``) from partial, unless the answer
             deflected.
+        relevance: how much the question made the answer likelier to the judge model
+            (:meth:`coach.judging.AnswerJudge.relevance`), weighed with ``support``; None
+            counts as the dev pairs' median gain (``typical_gain`` in ``answer_judge.json``).
         weights: the fitted weights to use instead of ``answer_judge.json``'s (fitting).
     """
     judged, evidence = _by_rules(question, answer, min_words=min_words, context=context)
     if support is None or judged.verdict == "no_answer":
         return judged
     weights = weights or _judge_weights()
-    p = _logistic(weights, judge_features(evidence, support))
+    if relevance is None and "typical_gain" in weights:
+        relevance = Relevance(**weights["typical_gain"])
+    p = _logistic(weights, judge_features(evidence, support, relevance))
     said = f"the judge model gives {support:.0%} that it answered"
     if p >= weights["threshold"]:
         if judged.addressed:
@@ -311,11 +344,16 @@ def judge_answer(
     return replace(judged, support=support)
 
 
-def judge_features(evidence: dict[str, float], support: float) -> dict[str, float]:
+def judge_features(
+    evidence: dict[str, float], support: float, relevance: Relevance | None = None
+) -> dict[str, float]:
     """The features the fitted judge weighs (pure): the rules' verdict, their evidence,
-    and the model's log-odds (divided by 5 to keep the scales alike)."""
+    the model's log-odds (divided by 5 to keep the scales alike) and, when measured, the
+    question's gain in the answer's likelihood (per token, and in total divided by 10)."""
     p = min(max(support, 1e-4), 1 - 1e-4)
-    return {**evidence, "model_log_odds": math.log(p / (1 - p)) / 5}
+    gain = relevance or Relevance(0.0, 0.0)
+    return {**evidence, "model_log_odds": math.log(p / (1 - p)) / 5,
+            "gain_per_token": gain.per_token_nats, "gain_total": gain.total_nats / 10}  # fmt: skip
 
 
 def _logistic(weights: dict[str, Any], features: dict[str, float]) -> float:

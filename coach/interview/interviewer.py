@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from coach.analysis.answers import AnswerJudgement, judge_answer
+from coach.analysis.answers import AnswerJudgement, Relevance, judge_answer
 from coach.analysis.star import feedback
 from coach.audience import AudienceOptions, Question, generate_question
 from coach.errors import OptionsError
@@ -289,13 +289,16 @@ class Interviewer:
         return f"A job interview for the {self.role} role."
 
     def judgement(
-        self, exchange: Exchange, support: float | None = None, on_subject: float | None = None
-    ) -> AnswerJudgement:
-        """Whether the answer addressed the question (``support``, ``on_subject``: the judge
-        model's odds, as :func:`coach.analysis.answers.judge_answer` takes them)."""
+        self, exchange: Exchange, support: float | None = None, on_subject: float | None = None,
+        relevance: Relevance | None = None,
+    ) -> AnswerJudgement:  # fmt: skip
+        """Whether the answer addressed the question (``support``, ``on_subject``,
+        ``relevance``: the judge model's readings, as
+        :func:`coach.analysis.answers.judge_answer` takes them)."""
         text = exchange.answer.transcript if exchange.answer else ""
         return judge_answer(exchange.question.spoken_text, text, min_words=self.min_words,
-                            support=support, on_subject=on_subject)  # fmt: skip
+                            support=support, on_subject=on_subject,
+                            relevance=relevance)  # fmt: skip
 
     def judge(self, exchange: Exchange) -> Verdict:
         """STAR feedback and the answer judgement; a vague or dodged answer to a behavioural

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from coach.analysis.answers import AnswerJudgement
+from coach.analysis.answers import AnswerJudgement, Relevance
 from coach.audience import Question
 from coach.live.results import Exchange
 
@@ -57,11 +57,13 @@ class Asker(Protocol):
         ...
 
     def judgement(
-        self, exchange: Exchange, support: float | None = None, on_subject: float | None = None
-    ) -> AnswerJudgement:
+        self, exchange: Exchange, support: float | None = None, on_subject: float | None = None,
+        relevance: Relevance | None = None,
+    ) -> AnswerJudgement:  # fmt: skip
         """The answer judgement alone, no side effects (``support``, ``on_subject``: the
         judge model's odds that the answer gave what was asked, and that it is about the
-        question's subject; None: by the words alone)."""
+        question's subject; ``relevance``: how much the question made the answer likelier
+        to it; None: by the words alone)."""
         ...
 
     def judge_context(self, exchange: Exchange) -> str:

@@ -318,10 +318,11 @@ class Conversation:
             assert ex.answer is not None and ex.judgement is not None
             pair = (asker.judge_context(ex), ex.question.spoken_text, ex.answer.transcript)
             try:
-                support = judge.support(*pair)
-                j = asker.judgement(ex, support)
+                support, gain = judge.support(*pair), judge.relevance(*pair)
+                j = asker.judgement(ex, support, relevance=gain)
                 if not j.addressed and j.verdict in ("partial", "off_topic"):
-                    j = asker.judgement(ex, support, judge.support(*pair, ask="on_subject"))
+                    subject = judge.support(*pair, ask="on_subject")
+                    j = asker.judgement(ex, support, subject, relevance=gain)
             except Exception as exc:  # noqa: BLE001 - the words' judgements stand
                 self.result.notes.append(f"answer judge model: {one_line(exc)}")
                 return

@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from coach.analysis.answers import AnswerJudgement, judge_answer
+from coach.analysis.answers import AnswerJudgement, Relevance, judge_answer
 from coach.analysis.asking import unsure_words
 from coach.audience import Audience, Question, follow_up_lines
 from coach.errors import CoachError, one_line
@@ -92,14 +92,15 @@ class AudienceAsker:
         return f'A question from the audience after a talk, about this point: "{plan.claim.text}"'
 
     def judgement(
-        self, exchange: Exchange, support: float | None = None, on_subject: float | None = None
-    ) -> AnswerJudgement:
+        self, exchange: Exchange, support: float | None = None, on_subject: float | None = None,
+        relevance: Relevance | None = None,
+    ) -> AnswerJudgement:  # fmt: skip
         q, answer = exchange.question, exchange.answer
         plan = self.audience.plan_for(q)
         context = plan.claim.text if plan else self.audience.transcript
         return judge_answer(q.spoken_text, answer.transcript if answer else "",
                             min_words=self.min_words, support=support, on_subject=on_subject,
-                            context=context)  # fmt: skip
+                            relevance=relevance, context=context)  # fmt: skip
 
     def judge(self, exchange: Exchange) -> Verdict:
         q, answer = exchange.question, exchange.answer
