@@ -151,6 +151,9 @@ def main() -> int:
         report_s = talk.get("transcript_after_decision_s")
         first_q_s = talk.get("question_after_decision_s")
         print(f"after the talk: report {report_s} s after it ended, first question {first_q_s} s")
+        if result.talk:
+            after = {k: v for k, v in result.talk.timings_s.items() if k.startswith("after_end")}
+            print(f"  after it ended: {after} (compute seconds)")
         print(f"ready to listen: {result.ready_s:.2f} s after start (target <= 5)")
         print(f"peak memory: {peak_mb:.0f} MB with every model loaded")
         sources = [e.question.source for e in result.exchanges]
@@ -172,6 +175,8 @@ def main() -> int:
             "wording": args.wording, "judge_model": args.judge_model,
             "stages": figures, "ready_s": result.ready_s, "peak_mb": round(peak_mb),
             "talk": talk, "status": result.status,
+            # compute seconds of the talk's stages; after_end_*: what ran after it ended
+            "talk_compute_s": result.talk.timings_s if result.talk else None,
             "question_sources": {s: sources.count(s) for s in set(sources)},
         }  # fmt: skip
         name = "latency" + ("" if args.llm_model == LlmOptions.model else f"_{args.llm_model}")

@@ -44,6 +44,11 @@ def test_live_report_matches_the_script(tmp_path: Path) -> None:
     # utterances were transcribed one by one, and every word came through exactly once
     assert len(asr.calls) >= 4
     assert len(report.words) == len(asr.words)
+    # what the end of the talk waited for: the last utterance (still open when the input
+    # ended) and the last feature block, a part of all the recogniser's and tracks' time
+    t = report.timings_s
+    assert 0 < t["after_end_asr_s"] <= t["asr_s"]
+    assert 0 < t["after_end_features_s"] <= t["features_s"]
     # the recording was written as it went
     info = sf.info(str(tmp_path / "talk.wav"))
     assert info.samplerate == 16000 and info.frames / 16000 == pytest.approx(48.57, abs=0.03)

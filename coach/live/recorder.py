@@ -119,6 +119,7 @@ class TalkRecorder:
         self._jobs: queue.Queue[tuple[str, object] | None] = queue.Queue()
         self._error: BaseException | None = None
         self._timings = {"features_s": 0.0, "asr_s": 0.0}
+        self._ended_at: float | None = None  # time.perf_counter() when finish() began
         self._wav = None
         if wav_path is not None:
             import soundfile as sf
@@ -237,6 +238,7 @@ class TalkRecorder:
                     with self._lock:
                         self._tracks.append(tracks)
                         self._timings["features_s"] += time.perf_counter() - t0
+                        self._after_end("features", t0)
                 else:
                     utt: Utterance = payload  # type: ignore[assignment]
                     words = self._transcriber.transcribe(
@@ -247,11 +249,20 @@ class TalkRecorder:
                         self._words.extend(self._utt_words[utt.start_s])
                         self._pending_speech_s -= utt.duration_s
                         self._timings["asr_s"] += time.perf_counter() - t0
+                        self._after_end("asr", t0)
                     self.transcribed_at[utt.start_s] = time.monotonic()
             except BaseException as exc:  # surfaced on the next feed()/finish()
                 logger.debug("live worker failed", exc_info=True)
                 self._error = exc
                 return
+
+    def _after_end(self, kind: str, started: float) -> None:
+        """Add the part of a job that ran after the talk ended to ``after_end_<kind>_s``
+        (what the first question waits for; the caller holds ``_lock``)."""
+        if self._ended_at is not None:
+            spent = time.perf_counter() - max(started, self._ended_at)
+            key = f"after_end_{kind}_s"
+            self._timings[key] = self._timings.get(key, 0.0) + max(0.0, spent)
 
     def _raise_worker_error(self) -> None:
         """Raise what stopped the worker thread, as a one-line :class:`CoachError`."""
@@ -368,6 +379,8 @@ class TalkRecorder:
         if self._finished:
             raise RuntimeError("TalkRecorder.finish called twice")
         self._finished = True
+        with self._lock:
+            self._ended_at = time.perf_counter()
         for utt in self._endpointer.flush():
             self._queue_utterance(utt)
         self._queue_features()
