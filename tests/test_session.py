@@ -517,6 +517,25 @@ def test_a_judge_model_failing_midway_leaves_the_words_judgements(tmp_path: Path
     assert all(e.judgement is not None and e.judgement.support is None for e in res.exchanges)
 
 
+class FailingLateJudge(SureJudge):
+    """Reads two answers' gains, then fails on the third."""
+
+    def relevance(self, context: str, question: str, answer: str) -> Relevance:
+        self.read.append((context, question, answer))
+        if len(self.read) > 6:
+            raise RuntimeError("the model ran out of memory")
+        return Relevance(1.0, 20.0)
+
+
+def test_a_judge_model_failing_late_changes_no_judgement(tmp_path: Path) -> None:
+    judge = FailingLateJudge()
+    res = _rehearse_and_judge(tmp_path, ScriptedLlm(list(REPLIES)), answer_judge=judge)
+    assert res.status == "complete", res.notes
+    assert len(judge.read) == 7  # four odds, then the gains of two answers and the third's
+    assert any("answer judge model: RuntimeError" in n for n in res.notes), res.notes
+    assert all(e.judgement is not None and e.judgement.support is None for e in res.exchanges)
+
+
 class ClosableLlm(ScriptedLlm):
     """A scripted chat model in a GGUF file of its own that records being closed."""
 

@@ -296,8 +296,9 @@ class Conversation:
 
     def _weigh_answers(self) -> None:
         """Once the questions are over, the judge model reads every answer again and each
-        judgement is made anew with its odds (the words alone decided the follow-ups, at
-        once; the model takes 1-3 s an answer on two cores, too slow between turns)."""
+        judgement is made anew with its readings (the words alone decided the follow-ups,
+        at once; the model takes several seconds an answer on two cores, too slow between
+        turns). Nothing changes unless every answer was read."""
         asker = self._asker
         answered = [
             e for e in self.result.exchanges
@@ -313,19 +314,24 @@ class Conversation:
                 self.result.notes.append(f"answers judged by their words alone: {why}")
             return
         self.events.note(f"the judge model reads the {len(answered)} answers again")
-        changed = 0
-        for ex in answered:
-            assert ex.answer is not None and ex.judgement is not None
-            pair = (asker.judge_context(ex), ex.question.spoken_text, ex.answer.transcript)
-            try:
-                support, gain = judge.support(*pair), judge.relevance(*pair)
+        pairs = [(asker.judge_context(e), e.question.spoken_text, e.answer.transcript)  # type: ignore[union-attr]
+                 for e in answered]  # fmt: skip
+        try:  # one kind of reading at a time: each keeps its instructions in the model's cache
+            supports = [judge.support(*pair) for pair in pairs]
+            gains = [judge.relevance(*pair) for pair in pairs]
+            judged = []
+            for ex, pair, support, gain in zip(answered, pairs, supports, gains, strict=True):
                 j = asker.judgement(ex, support, relevance=gain)
                 if not j.addressed and j.verdict in ("partial", "off_topic"):
                     subject = judge.support(*pair, ask="on_subject")
                     j = asker.judgement(ex, support, subject, relevance=gain)
-            except Exception as exc:  # noqa: BLE001 - the words' judgements stand
-                self.result.notes.append(f"answer judge model: {one_line(exc)}")
-                return
+                judged.append(j)
+        except Exception as exc:  # noqa: BLE001 - the words' judgements stand, all of them
+            self.result.notes.append(f"answer judge model: {one_line(exc)}")
+            return
+        changed = 0
+        for ex, j in zip(answered, judged, strict=True):
+            assert ex.judgement is not None
             if j.verdict != ex.judgement.verdict:
                 changed += 1
                 j = dataclasses.replace(j, reason=f"{j.reason} (during the session, by the "
