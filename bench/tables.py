@@ -187,19 +187,27 @@ def judge() -> str:
         "partial P / R | off-topic P / R | dodged P / R |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    modes = {"words_only": "the words alone", "with_model": f"words + {f.get('judge_model')}"}
-    for mode, label in modes.items():
-        for split in ("dev", "test", "test_c", "test_d"):
-            s = f.get(mode, {}).get(split)
-            if not s:
-                continue
-            pr = lambda k, s=s: f"{s[k]['precision']} / {s[k]['recall']}"  # noqa: E731
-            rows.append(
-                f"| {label} | {split} | {s['pairs']} | {s['addressed']['precision']} | "
-                f"{s['addressed']['recall']} | {pr('partial')} | {pr('off_topic')} | "
-                f"{pr('dodged')} |"
-            )
-    return "\n".join(rows) + "\n\n" + _source(doc, "judge")
+    model = f.get("judge_model")
+    runs = [(f, {"words_only": "the words alone", "with_model": f"words + {model}"})]
+    sources = [_source(doc, "judge")]
+    if (RESULTS / "judge_before-relevance.json").exists():  # the same pairs, the code before
+        before = _load("judge_before-relevance")
+        label = f"words + {model}'s odds alone (before the question's gain, {before['commit']})"
+        runs.append((before["figures"], {"with_model": label}))
+        sources.append(_source(before, "judge_before-relevance"))
+    for figures, modes in runs:
+        for mode, label in modes.items():
+            for split in ("dev", "test", "test_c", "test_d"):
+                s = figures.get(mode, {}).get(split)
+                if not s:
+                    continue
+                pr = lambda k, s=s: f"{s[k]['precision']} / {s[k]['recall']}"  # noqa: E731
+                rows.append(
+                    f"| {label} | {split} | {s['pairs']} | {s['addressed']['precision']} | "
+                    f"{s['addressed']['recall']} | {pr('partial')} | {pr('off_topic')} | "
+                    f"{pr('dodged')} |"
+                )
+    return "\n".join(rows) + "\n\n" + " ".join(sources)
 
 
 def latency() -> str:
