@@ -245,8 +245,8 @@ class ChatModel:
             if not ids:
                 return []
             n_vocab = llama.n_vocab()
-            rows = [np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llama._ctx.ctx, -1),
-                                          shape=(n_vocab,)).astype(np.float64)]  # fmt: skip
+            last = llama_cpp.llama_get_logits_ith(llama._ctx.ctx, -1)
+            out = _picked(np.ctypeslib.as_array(last, shape=(1, n_vocab)), ids[:1])
             rest = ids[:-1]  # the last token's own logits predict nothing asked for
             for i in range(0, len(rest), llama.n_batch):
                 chunk = rest[i : i + llama.n_batch]
@@ -256,11 +256,9 @@ class ChatModel:
                 llama.input_ids[n_past : n_past + len(chunk)] = chunk
                 llama.n_tokens += len(chunk)
                 logits = np.ctypeslib.as_array(llama._ctx.get_logits(),
-                                               shape=(len(chunk) * n_vocab,))  # fmt: skip
-                rows.extend(logits.reshape(len(chunk), n_vocab).astype(np.float64))
-        scores = np.vstack(rows)
-        total = np.logaddexp.reduce(scores, axis=1)
-        return (scores[np.arange(len(ids)), ids] - total).tolist()
+                                               shape=(len(chunk), n_vocab))  # fmt: skip
+                out += _picked(logits, ids[i + 1 : i + 1 + len(chunk)])
+        return out
 
     def _eval_text(self, text: str) -> None:
         """Evaluate ``text``'s tokens, keeping the cached ones it starts with (the caller
@@ -298,3 +296,16 @@ class ChatModel:
     def complete(self, messages: list[Message], **kwargs: Any) -> str:
         """The whole reply at once (see :meth:`stream` for the arguments)."""
         return "".join(self.stream(messages, **kwargs))
+
+
+def _picked(logits: Any, targets: list[int]) -> list[float]:
+    """Natural-log probabilities of ``targets``, one per row of ``logits`` (rows x vocabulary,
+    float32, read in place: one row-sized temporary at a time, never the whole float64)."""
+    import numpy as np
+
+    out = []
+    for row, target in zip(logits, targets, strict=True):
+        top = float(row.max())
+        total = top + float(np.log(np.exp(row - top, dtype=np.float64).sum()))
+        out.append(float(row[target]) - total)
+    return out
