@@ -131,7 +131,8 @@ def main() -> int:
                                                                   cpu_threads=1)  # fmt: skip
         asr_threads, llm_threads = session_threads(with_llm=True)  # as `coach rehearse`
         models = Models(live_asr_options(threads=asr_threads),
-                        LlmOptions(model=args.llm_model, threads=llm_threads), TtsOptions(),
+                        LlmOptions(model=args.llm_model, threads=llm_threads),
+                        TtsOptions(threads=llm_threads),
                         lines=ACKS, ear=ear,
                         judge=None if args.judge_model == "none"
                         else JudgeOptions(model=args.judge_model))  # fmt: skip

@@ -495,7 +495,7 @@ def _open_session(args: argparse.Namespace, kind: str, voice_input, *, want_qa: 
             LlmOptions(model=args.llm_model, seed=args.seed, threads=llm_threads)
             if want_qa
             else None,
-            TtsOptions(voice=args.voice) if want_qa else None,
+            TtsOptions(voice=args.voice, threads=llm_threads) if want_qa else None,
             lines=ACKS if kind == "rehearse" else (),
             ear=_ear_options(args) if kind == "rehearse" and want_qa else None,
             judge=JudgeOptions(model=args.judge_model)

@@ -174,6 +174,8 @@ def test_tts_options_validation() -> None:
         TtsOptions(noise_scale=-1)
     with pytest.raises(OptionsError, match="sentence_silence_s"):
         TtsOptions(sentence_silence_s=-0.1)
+    with pytest.raises(OptionsError, match="threads -1"):
+        TtsOptions(threads=-1)
 
 
 # --- loading errors -------------------------------------------------------------------------
@@ -268,6 +270,17 @@ def test_real_voice_speaks_two_sentences_as_two_chunks(joe: Speaker) -> None:
         assert not tail.any()  # ends with the 0.2 s sentence silence
     assert chunks[0].start_s == 0.0
     assert chunks[1].start_s == pytest.approx(chunks[0].end_s)
+
+
+@pytest.mark.models
+def test_a_voice_on_one_thread_sleeps_between_runs_and_says_the_same(joe: Speaker) -> None:
+    one = Speaker.load(TtsOptions(deterministic=True, threads=1))
+    made = one._voice.session.get_session_options()
+    assert made.intra_op_num_threads == 1
+    assert made.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    a = np.concatenate([c.samples for c in one.speak("Why now?")]).astype(float)
+    b = np.concatenate([c.samples for c in joe.speak("Why now?")]).astype(float)
+    assert len(a) == len(b) and np.abs(a - b).max() <= 64  # threads change float sums only
 
 
 @pytest.mark.models
