@@ -6,12 +6,15 @@ years") from one that gives it in other words ("How long will it take?" / "About
 fortnight"). A local LLM asked one yes-or-no question about the pair tells them apart
 better (on the dev pairs of ``bench/data``, ROC AUC 0.84 for Qwen2.5-Coder-1.5B, 0.57 for
 the 0.5B; ``bench/results/judge_fit*.json``): :class:`AnswerJudge` reads its odds of
-"yes" from the first reply token's logits (no sampling), and
-:func:`coach.analysis.answers.judge_answer` weighs them with the rules' own evidence.
+"yes" from the first reply token's logits (no sampling), and how much likelier the
+question makes the answer (:meth:`AnswerJudge.relevance`, from the tokens' log-
+probabilities); :func:`coach.analysis.answers.judge_answer` weighs both with the rules'
+own evidence.
 
-It takes 1-3 s an answer on two cores, too slow to decide a follow-up between turns, so a
-session decides those by the words at once and the model reads every answer again when
-the questions are over (:meth:`coach.live.engine.Conversation._weigh_answers`).
+It takes about 6 s an answer on two cores (odds 1.9 s, gain 3.7 s), too slow to decide
+a follow-up between turns, so a session decides those by the words at once and the model
+reads every answer again when the questions are over
+(:meth:`coach.live.engine.Conversation._weigh_answers`).
 """
 
 from __future__ import annotations
