@@ -338,8 +338,9 @@ class Conversation:
                                         f"words alone: {ex.judgement.verdict})")  # fmt: skip
             ex.judgement = j
         self.result.notes.append(
-            f"answers judged again with the judge model's odds: {changed} of {len(answered)} "
-            f"verdicts changed ({time.monotonic() - started:.1f} s, model load included)"
+            f"answers judged again with the judge model (its odds and the question's gain): "
+            f"{changed} of {len(answered)} verdicts changed ({time.monotonic() - started:.1f} s, "
+            "model load included)"
         )
 
     def _idle(self) -> None:
