@@ -197,10 +197,7 @@ def judge() -> str:
         sources.append(_source(before, "judge_before-relevance"))
     for figures, modes in runs:
         for mode, label in modes.items():
-            for split in ("dev", "test", "test_c", "test_d"):
-                s = figures.get(mode, {}).get(split)
-                if not s:
-                    continue
+            for split, s in figures.get(mode, {}).items():  # in bench/judge.py's SPLITS order
                 pr = lambda k, s=s: f"{s[k]['precision']} / {s[k]['recall']}"  # noqa: E731
                 rows.append(
                     f"| {label} | {split} | {s['pairs']} | {s['addressed']['precision']} | "

@@ -202,15 +202,12 @@ class ChatModel:
         """
         if self._cancel.is_set():
             raise GenerationCancelled("the LLM was stopped")
-        import llama_cpp
         import numpy as np
 
         with self._score_lock:
             llama = self._model()
             self._eval_text(self._chat_prompt(messages))
-            logits = np.ctypeslib.as_array(
-                llama_cpp.llama_get_logits_ith(llama._ctx.ctx, -1), shape=(llama.n_vocab(),)
-            ).astype(np.float64)
+            logits = _last_logits(llama).astype(np.float64)
         scores = []
         for choice in choices:  # "yes" and "Yes", " yes": any first token of the word
             forms = (choice, choice.capitalize(), choice.lower(), " " + choice)
@@ -233,7 +230,6 @@ class ChatModel:
         """
         if self._cancel.is_set():
             raise GenerationCancelled("the LLM was stopped")
-        import llama_cpp
         import numpy as np
 
         with self._score_lock:
@@ -245,8 +241,7 @@ class ChatModel:
             if not ids:
                 return []
             n_vocab = llama.n_vocab()
-            last = llama_cpp.llama_get_logits_ith(llama._ctx.ctx, -1)
-            out = _picked(np.ctypeslib.as_array(last, shape=(1, n_vocab)), ids[:1])
+            out = _picked(_last_logits(llama)[None, :], ids[:1])
             rest = ids[:-1]  # the last token's own logits predict nothing asked for
             for i in range(0, len(rest), llama.n_batch):
                 chunk = rest[i : i + llama.n_batch]
@@ -296,6 +291,16 @@ class ChatModel:
     def complete(self, messages: list[Message], **kwargs: Any) -> str:
         """The whole reply at once (see :meth:`stream` for the arguments)."""
         return "".join(self.stream(messages, **kwargs))
+
+
+def _last_logits(llama: Any) -> Any:
+    """The logits after the last evaluated token: a float32 view of llama.cpp's buffer
+    (vocabulary-sized), valid until the next evaluation (the caller holds the lock)."""
+    import llama_cpp
+    import numpy as np
+
+    return np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llama._ctx.ctx, -1),
+                                 shape=(llama.n_vocab(),))  # fmt: skip
 
 
 def _picked(logits: Any, targets: list[int]) -> list[float]:
