@@ -137,9 +137,11 @@ def questions() -> str:
         "default-ac": "round ac (6f331bd), 0.5B loaded as in coach rehearse",
         "prev-ac": "round ac: round z's code (19285fd)",
         "qwen2.5-coder-0.5b-instruct-ac": "qwen2.5-coder-0.5b-instruct, round ac",
-        "default-ad": "round ad (f756fc4, the final code), 0.5B loaded as in coach rehearse",
+        "default-ad": "round ad (f756fc4), 0.5B loaded as in coach rehearse",
         "prev-ad": "round ad: round z's code (19285fd)",
         "qwen2.5-coder-0.5b-instruct-ad": "qwen2.5-coder-0.5b-instruct, round ad",
+        "default-ae": "round ae (question code as round ad's), 0.5B loaded as in coach rehearse",
+        "qwen2.5-coder-0.5b-instruct-ae": "qwen2.5-coder-0.5b-instruct, round ae",
     }
     """Which commit each grounded round measured (grounded questions need no model)."""
     names = {"coach": "coach, model's wording", "coach-llm": "coach, model's wording",
