@@ -151,7 +151,10 @@ def main() -> int:
         talk = result.timings[0].stages() if result.timings else {}
         report_s = talk.get("transcript_after_decision_s")
         first_q_s = talk.get("question_after_decision_s")
-        print(f"after the talk: report {report_s} s after it ended, first question {first_q_s} s")
+        sentence_s = talk.get("question_sentence_after_decision_s")
+        print(f"after the talk: report {report_s} s after it ended, first question {first_q_s} s"
+              + (f" (its quote; the question sentence after it at {sentence_s} s)"
+                 if sentence_s is not None else ""))  # fmt: skip
         if result.talk:
             after = {k: v for k, v in result.talk.timings_s.items() if k.startswith("after_end")}
             print(f"  after it ended: {after} (compute seconds)")

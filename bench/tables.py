@@ -227,12 +227,19 @@ def latency() -> str:
             f"| {f.get('llm', 'qwen2.5-coder-0.5b-instruct')} | {f.get('wording', 'llm')} | "
             f"{f.get('judge_model', 'none (before it existed)')}"
             f"{', ' + f['variant'] if f.get('variant') else ''} | {st.get('n', '-')} | "
-            f"{f['talk'].get('question_after_decision_s')} s | {st.get('p50')} / "
+            f"{f['talk'].get('question_after_decision_s')} s{_sentence(f['talk'])} | "
+            f"{st.get('p50')} / "
             f"{st.get('p95')} s | {fu.get('p50', '-')} / {fu.get('p95', '-')} s "
             f"({fu.get('n', 0)}) | {f['peak_mb']} MB |"
         )
         sources.append(_source(doc, path.stem))
     return "\n".join(rows) + "\n\n" + " ".join(sources)
+
+
+def _sentence(talk: dict) -> str:
+    """When the first question's own sentence was heard, if its quote was said first."""
+    at = talk.get("question_sentence_after_decision_s")
+    return "" if at is None else f" (its quote; the question sentence at {at} s)"
 
 
 def pauses() -> str:

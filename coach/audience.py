@@ -21,6 +21,7 @@ generated; the question itself is spoken only after it passed the checks.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -701,6 +702,9 @@ class Audience:
         self._plans_by_text: dict[str, PlannedQuestion] = {}
         self.candidates: list[tuple[PlannedQuestion, Question]] = []
         """Questions prepared during the talk, not asked yet."""
+        self._early: tuple[PlannedQuestion, Question] | None = None
+        """The first question, begun before the talk's last words were transcribed
+        (:meth:`take_early`): its quote is being said; :meth:`ask` finishes it."""
         self.stop_preparing = threading.Event()
         """Set when the talk ends: a candidate still being generated stops at once."""
         self.generation_s: list[float] = []
@@ -876,26 +880,91 @@ class Audience:
 
     def _take_candidate(self) -> Question | None:
         """The best prepared candidate that still holds against the whole talk."""
+        best = self._best_candidate()
+        if best is None:
+            return None
+        self._commit(*best)
+        return best[1]
+
+    def _best_candidate(self) -> tuple[PlannedQuestion, Question] | None:
+        """The prepared candidate :meth:`_take_candidate` would take, left in place."""
         if not self.candidates:
             return None
         order = self._plan(len(self.claims) * 2, self.planned)
         rank = {(p.claim.text, p.kind): i for i, p in reversed(list(enumerate(order)))}
-        live = [
-            (plan, q) for plan, q in self.candidates
-            if any(c.text == plan.claim.text for c in self.claims)
-            and check_not_stated(q.text, self.transcript) is None
-            and check_question(q.spoken_text, transcript=self.transcript, asked=self.asked,
-                               options=self.options) is None
-        ]  # fmt: skip
+        live = [(plan, q) for plan, q in self.candidates if self._holds(plan, q, self.asked)]
         if not live:
             return None
-        plan, q = min(live, key=lambda pq: rank.get((pq[0].claim.text, pq[0].kind), len(rank)))
+        return min(live, key=lambda pq: rank.get((pq[0].claim.text, pq[0].kind), len(rank)))
+
+    def _holds(self, plan: PlannedQuestion, q: Question, asked: Sequence[str]) -> bool:
+        """A prepared question still fits the talk as transcribed now: its point is still
+        a claim, and the talk (perhaps its later words) neither answers nor repeats it."""
+        return (
+            any(c.text == plan.claim.text for c in self.claims)
+            and check_not_stated(q.text, self.transcript) is None
+            and check_question(q.spoken_text, transcript=self.transcript, asked=list(asked),
+                               options=self.options) is None
+        )  # fmt: skip
+
+    def _commit(self, plan: PlannedQuestion, q: Question) -> None:
+        """Take a prepared candidate as the next question asked."""
         self.candidates = [(p, c) for p, c in self.candidates if c is not q]
         self.planned.append(plan)
         self.asked.append(q.text)
         self.asked_spoken.append(q.spoken_text)
         self._plans_by_text[q.text] = plan
-        return q
+
+    def take_early(self) -> Question | None:
+        """The first question, to begin before the talk's last words are transcribed.
+
+        When the talk ends, its last utterance takes the recogniser about a second (a
+        Whisper call costs that however short the audio). The best candidate prepared
+        during the talk can start at once: its quote of what the speaker said ("You said
+        ...") is spoken meanwhile, and :meth:`ask` (after :meth:`update` with the whole
+        talk) checks the question itself against the last words before it is said.
+
+        Returns:
+            The candidate begun (its ``lead_in`` is being said), or None: no candidate
+            that quotes the talk, or questions were already asked.
+        """
+        if self.heard or self.planned or self._early is not None:
+            return None
+        best = self._best_candidate()
+        if best is None or not best[1].lead_in.startswith("You said "):
+            return None
+        self._commit(*best)
+        self._early = best
+        return best[1]
+
+    def _finish_early(self) -> Question:
+        """The question begun by :meth:`take_early`, checked against the whole talk: as
+        prepared if it still holds, else another question about the same point (its quote
+        has been said), else a plain request for more on it."""
+        assert self._early is not None
+        plan, q = self._early
+        self._early = None
+        others = [a for a in self.asked if a != q.text]
+        claim = next((c for c in self.claims if c.text == plan.claim.text), None)
+        if claim is not None and self._holds(plan, q, others) and any(
+            text == q.text for _lead, text, _p in asking.ranked_questions(
+                claim, plan.kind, self.transcript, unsure=self._unsure_for(claim))
+        ):  # fmt: skip
+            return q
+        self.asked = others
+        for other in [PlannedQuestion(claim, k) for k in self._kinds_for(claim)] if claim else []:
+            made = self._grounded(other, self.asked)
+            if made is not None:
+                again = dataclasses.replace(made, lead_in=q.lead_in)
+                self.planned[-1] = self._plans_by_text[again.text] = other
+                self.asked.append(again.text)
+                return again
+        plain = Question(EARLY_FALLBACK, plan.claim.text, "fallback", 0, lead_in=q.lead_in,
+                         started_at=q.started_at, ready_at=time.monotonic(),
+                         ask_kind="clarification")  # fmt: skip
+        self._plans_by_text[plain.text] = plan
+        self.asked.append(plain.text)
+        return plain
 
     def _generate(
         self, plan: PlannedQuestion, *, asked: list[str], cancel: threading.Event | None = None
@@ -946,6 +1015,13 @@ class Audience:
             Sentences to speak, as soon as each is ready (a checked lead-in first, then the
             checked question), and last the :class:`Question` record.
         """
+        if follow_up_to is None and self._early is not None:
+            begun = self._finish_early()
+            self._last_focus = begun.focus
+            yield begun.lead_in
+            yield begun.text
+            yield begun
+            return
         if follow_up_to is None:
             prepared = self._take_candidate() if not self.heard else None
             if prepared is not None:
@@ -1016,6 +1092,8 @@ class Audience:
 
     def _grounded_next(self) -> bool:
         """Whether the next new question is worded from the talk."""
+        if self._early is not None:
+            return True
         if self.candidates and not self.heard:
             return True
         plans = self._plan(1, self.planned)
@@ -1058,6 +1136,11 @@ class Audience:
             if q is None:
                 return
             yield q
+
+
+EARLY_FALLBACK = "Could you say a little more about that?"
+"""The question after a quote begun early when the talk's last words answered every
+question prepared about it (:meth:`Audience.take_early`)."""
 
 
 def _last(items: Iterable[str | Question]) -> Question:

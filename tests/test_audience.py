@@ -377,3 +377,71 @@ def test_a_moment_the_speaker_told_is_not_doubted() -> None:
     curious = Audience(None, talk, AudienceOptions(persona="curious", wording="grounded"))
     q = curious.next_question()
     assert q is not None and "That's interesting." in q.spoken_text
+
+
+PRACTICE = [
+    "Good morning everyone.",
+    "Today I want to make the case for code review on every pull request.",
+    "Last year we merged 140 changes without review, and 23 of them broke the build.",
+    "That cost us about 60 hours of firefighting.",
+    "We would start with one reviewer per change, and maybe add a second one for payments.",
+    "Let's just try it for two weeks.", "Thank you.",
+]  # fmt: skip
+
+
+def _prepared(persona: str = "curious") -> Audience:
+    """An audience that prepared its questions as the talk went, its last words unheard."""
+    audience = Audience(None, "", AudienceOptions(persona=persona))
+    for i in range(2, len(PRACTICE)):
+        audience.prepare(" ".join(PRACTICE[:i]))
+    return audience
+
+
+def test_the_first_question_begins_before_the_last_words_and_is_asked_whole() -> None:
+    audience = _prepared()
+    begun = audience.take_early()
+    assert begun is not None and begun.lead_in.startswith("You said ")
+    assert audience.take_early() is None  # one question begins early, once
+    audience.update(" ".join(PRACTICE))
+    first = audience.next_question(optional=True)
+    assert first is not None and first.spoken_text == begun.spoken_text
+    assert audience.plan_for(first) is not None  # its answer is judged against its point
+    second = audience.next_question(optional=True)
+    assert second is None or second.text != first.text
+
+
+def test_a_question_begun_early_keeps_its_quote_when_the_last_words_answer_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    audience = _prepared("expert")
+    begun = audience.take_early()
+    assert begun is not None
+    monkeypatch.setattr(Audience, "_holds", lambda self, plan, q, asked: False)
+    audience.update(" ".join(PRACTICE))
+    first = audience.next_question(optional=True)
+    # its quote was said: another question about the same point follows it
+    assert first.lead_in == begun.lead_in and first.focus == begun.focus
+    assert first.text != begun.text and first.text.endswith("?")
+
+
+def test_a_question_begun_early_ends_plainly_when_nothing_else_fits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from coach.audience import EARLY_FALLBACK
+
+    audience = _prepared("skeptical")
+    begun = audience.take_early()
+    assert begun is not None
+    monkeypatch.setattr(Audience, "_holds", lambda self, plan, q, asked: False)
+    monkeypatch.setattr(Audience, "_grounded", lambda self, plan, asked: None)
+    audience.update(" ".join(PRACTICE))
+    first = audience.next_question(optional=True)
+    assert first.spoken_text == f"{begun.lead_in} {EARLY_FALLBACK}"
+    assert audience.plan_for(first) is not None
+
+
+def test_no_question_begins_early_once_questions_were_asked() -> None:
+    audience = _prepared()
+    audience.update(" ".join(PRACTICE))
+    assert audience.next_question(optional=True) is not None
+    assert audience.take_early() is None

@@ -75,8 +75,9 @@ def run_session(
     questions: int = 3,
     options: RehearseOptions | None = None,
     llm: ScriptedLlm | None = None,
+    asr: ManifestTranscriber | None = None,
 ) -> tuple[Rehearsal, FollowTheScript, WavSink, ScriptedLlm]:
-    asr = ManifestTranscriber()
+    asr = asr or ManifestTranscriber()
     events = FollowTheScript(asr, answers)
     llm = llm or ScriptedLlm(replies)
     speaker = Speaker(FakeVoice(), TtsOptions(sentence_silence_s=0.0))
@@ -437,6 +438,35 @@ def test_grounded_questions_are_prepared_and_spoken_during_the_talk(tmp_path: Pa
     assert first.source == "grounded" and first.lead_in.startswith("You said ")
     assert session.rel(first.ready_at) < session._talk_timing.decided_s
     assert first.spoken_text not in session.voice._prepared  # its speech, made early, was used
+
+
+def test_the_first_question_begins_while_the_last_words_are_transcribed(tmp_path: Path) -> None:
+    """Its quote is said when the talk ends, before the talk's transcript is ready, and
+    the question follows it with nothing between."""
+
+    class SlowTranscriber(ManifestTranscriber):
+        def transcribe(self, samples, *, regions=None, offset_s=0.0):  # type: ignore[no-untyped-def]
+            time.sleep(0.3)  # as a Whisper call takes, however short the audio
+            return super().transcribe(samples, regions=regions, offset_s=offset_s)
+
+    live = LiveOptions(endpoint=EndpointOptions(max_utterance_s=6.0))
+    session, _events, sink, _llm = run_session(
+        tmp_path, ANSWERS[:1], [], llm=ScriptedLlm([]), asr=SlowTranscriber(),
+        voice_input=FileInput(TALK, ANSWERS[:1], realtime=True, speed=6.0),
+        options=RehearseOptions(questions=1, live=live),
+    )  # fmt: skip
+    res = session.result
+    assert res.status == "complete", res.notes
+    first = res.exchanges[0].question
+    talk = session._talk_timing
+    assert talk.question_audio_s is not None and talk.question_sentence_audio_s is not None
+    assert talk.question_audio_s < talk.transcript_s <= talk.question_sentence_audio_s
+    said = [text for text, _a, _b in sink.segments]
+    start = said.index(first.lead_in.split(". ")[0] + ".")
+    assert " ".join(said[start:]).startswith(first.spoken_text)  # no opening line between
+    assert ACK_AFTER_TALK not in said
+    lines = session.folder.file("transcript.md").read_text()
+    assert lines.count(first.lead_in) == 1 and f"**Audience:** {first.spoken_text}" in lines
 
 
 def test_an_audience_with_nothing_to_ask_says_so(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -104,6 +104,33 @@ class _Reply:
     """Already spoken while it was generated (a streamed follow-up)."""
 
 
+@dataclass
+class _Begun:
+    """A question whose first sentences were said before its turn came (the talk's first
+    question: its quote, said while the talk's last words are transcribed)."""
+
+    spoken_text: str
+    """The question as it was prepared, lead-in and question."""
+    lead_in: str
+    """What was said of it."""
+    first_audio_s: float | None
+    """When that went out, session seconds."""
+
+
+def _parted(
+    chunks: list[SpeechChunk] | None, head: str
+) -> tuple[list[SpeechChunk], list[SpeechChunk]] | None:
+    """The speech of a text cut after its first sentences ``head``: (their chunks, the
+    rest's), or None when there is no speech or its sentences do not end where ``head``
+    does."""
+    items, said = chunks or [], ""
+    for i, chunk in enumerate(items):
+        said = " ".join(f"{said} {chunk.text}".split())
+        if said == " ".join(head.split()):
+            return items[: i + 1], items[i + 1 :]
+    return None
+
+
 class Conversation:
     """The engine of a spoken session: listen, judge, speak, time and save each turn.
 
@@ -139,6 +166,8 @@ class Conversation:
         self._pool = Worker()
         self.voice = Voice(sink, folder, who=self.who, lines=models.acks, t0=self.t0)
         """The asking side's voice (its speaker is set once the questions start)."""
+        self._begun: _Begun | None = None
+        """The first question, begun before its turn (set by a subclass), else None."""
 
     def now(self) -> float:
         """Seconds since the session started."""
@@ -240,12 +269,15 @@ class Conversation:
         upcoming: concurrent.futures.Future[_Reply | None] | None = self._prepare(asker)
         if self.voice.speaker is not None:  # after the first question: it may be ready at once
             self._pool.submit(self.voice.synthesise, asker.lines)
-        try:  # a question prepared in advance is asked at once; else the opening fills in
-            if not asker.opening_optional:
-                raise concurrent.futures.TimeoutError
-            upcoming.result(timeout=self.options.opening_wait_s)
-        except concurrent.futures.TimeoutError:
-            self._speak_ack(asker.opening, timing)
+        # a question prepared in advance is asked at once; else the opening fills in (a
+        # question begun goes on with no line between)
+        if self._begun is None:
+            try:
+                if not asker.opening_optional:
+                    raise concurrent.futures.TimeoutError
+                upcoming.result(timeout=self.options.opening_wait_s)
+            except concurrent.futures.TimeoutError:
+                self._speak_ack(asker.opening, timing)
         reply = self._await(upcoming, timing)  # type: ignore[arg-type]
         if reply is None:  # nothing worth asking (a toast, a story with no claim)
             timing.reply = "closing"
@@ -421,12 +453,28 @@ class Conversation:
     who = "audience"
     """How the asking side is named in the transcript and the terminal."""
 
+    def _begin(self, q: Question) -> None:
+        """Say ``q``'s lead-in now, ahead of its turn (its speech as prepared in advance,
+        if it was); :meth:`_speak_reply` says the rest when the question comes."""
+        parts = _parted(self.voice.peek(q.spoken_text), q.lead_in)
+        first = self.voice.speak(q.lead_in, parts[0] if parts else None, written="")
+        self._begun = _Begun(q.spoken_text, q.lead_in, first)
+
     def _speak_reply(self, reply: _Reply, timing: TurnTiming) -> None:
         if reply.spoken:
             return  # a follow-up is spoken while it is generated
         timing.reply = timing.reply or reply.question.kind
-        text = reply.question.spoken_text
-        timing.question_audio_s = self.voice.speak(text, reply.chunks)
+        q = reply.question
+        text = q.spoken_text
+        begun, self._begun = self._begun, None
+        if begun is not None and q.lead_in == begun.lead_in:  # the rest of a question begun
+            parts = _parted(reply.chunks, q.lead_in) if text == begun.spoken_text else None
+            timing.question_sentence_audio_s = self.voice.speak(
+                q.text, parts[1] if parts else None, written=text
+            )
+            timing.question_audio_s = timing.first_audio_s = begun.first_audio_s
+        else:
+            timing.question_audio_s = self.voice.speak(text, reply.chunks)
         self.events.say(self.who, text)
 
     def _speak_ack(self, text: str, timing: TurnTiming) -> float | None:

@@ -18,7 +18,12 @@ To answer quickly:
   an answer that addressed it only the speaking is left; a follow-up is generated after
   the answer, streamed, and spoken sentence by sentence;
 * a short acknowledgement ("Thank you.") is synthesised in advance and spoken the moment
-  the turn ends, while the question is made ready.
+  the turn ends, while the question is made ready;
+* when the talk ends, the best question prepared during it begins at once: its quote of
+  the talk ("You said ...", synthesised in advance) is said while the talk's last words
+  are transcribed (a Whisper call costs about a second however short the audio), and the
+  question itself follows once it is checked against them
+  (:meth:`coach.audience.Audience.take_early`).
 
 Everything goes into the session folder as it happens (audio, transcripts, report,
 per-turn timings), so Ctrl-C, a crash or a vanished microphone leaves a usable session.
@@ -196,6 +201,22 @@ class Rehearsal(Conversation):
         except CoachError as exc:
             self.result.notes.append(f"preparing questions during the talk: {exc}")
 
+    def _begin_first_question(self) -> None:
+        """The talk just ended, its last utterance not transcribed yet: say the quote of
+        the best question prepared during the talk now, if there is one (the question
+        itself is said once checked against the whole talk)."""
+        if self.options.questions <= 0 or self._audience is None or not self.models.loaded():
+            return
+        speaker = self.models.speaker()
+        if speaker is None:
+            return
+        self._end_preparation()
+        q = self._audience.take_early()
+        if q is None:
+            return
+        self.voice.speaker = speaker
+        self._begin(q)
+
     def _body(self) -> None:
         talk = self._talk()
         if talk is None or self.result.status != "running" or self.options.questions <= 0:
@@ -273,6 +294,8 @@ class Rehearsal(Conversation):
         decided = time.monotonic()
         self.events.end_phase()
         self.events.note(f"talk ended ({ended_by}): {recorder.received_s:.1f} s recorded")
+        if res.status == "running":
+            self._begin_first_question()
         report = recorder.finish(file=str(self.folder.file("talk.wav")))
         transcript_ready = time.monotonic()
         # what the audience quotes: the talk heard again by its recogniser, as far as it got

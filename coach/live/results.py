@@ -39,7 +39,11 @@ class TurnTiming:
     first_audio_s: float | None = None
     """The first audio of the reply went out (the acknowledgement)."""
     question_audio_s: float | None = None
-    """The first audio of the question itself went out."""
+    """The first audio of the question itself went out (its quote of the talk, when the
+    question starts with one)."""
+    question_sentence_audio_s: float | None = None
+    """The question's own sentence went out, when its quote was said before the turn's
+    transcript was ready (the talk's first question: :meth:`coach.audience.Audience.take_early`)."""
     reply: str = ""
     """"question", "follow_up" or "closing"."""
 
@@ -56,6 +60,7 @@ class TurnTiming:
             "llm_question_s": d(self.llm_start_s, self.question_ready_s),
             "response_after_decision_s": d(self.decided_s, self.first_audio_s),
             "question_after_decision_s": d(self.decided_s, self.question_audio_s),
+            "question_sentence_after_decision_s": d(self.decided_s, self.question_sentence_audio_s),
             "end_to_end_s": d(self.speech_end_s, self.first_audio_s),
             "question_end_to_end_s": d(self.speech_end_s, self.question_audio_s),
         }

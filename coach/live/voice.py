@@ -59,6 +59,11 @@ class Voice:
             if speaker is not None and text not in self.lines:
                 self.lines[text] = list(speaker.speak(text))
 
+    def peek(self, text: str) -> list[SpeechChunk] | None:
+        """The speech of ``text`` if it was prepared in advance (left for
+        :meth:`chunks_for`), else None."""
+        return self._prepared.get(text)
+
     def chunks_for(self, text: str) -> list[SpeechChunk] | None:
         """The speech of ``text``: prepared in advance, else synthesised now (None: no
         voice)."""
@@ -67,8 +72,12 @@ class Voice:
             chunks = list(self.speaker.speak(text))
         return chunks
 
-    def speak(self, text: str, chunks: list[SpeechChunk] | None = None) -> float | None:
-        """Speak ``text`` (or its ``chunks`` synthesised in advance).
+    def speak(
+        self, text: str, chunks: list[SpeechChunk] | None = None, *, written: str | None = None
+    ) -> float | None:
+        """Speak ``text`` (or its ``chunks`` synthesised in advance). ``written``: what
+        the session's transcript gets for it (None: ``text``; "": nothing, as for the
+        first part of a line written whole when its last part is said).
 
         Returns:
             When its first audio went out, session seconds (None: the sink gave no time).
@@ -84,7 +93,9 @@ class Voice:
             t = self.sink.play(chunk)
             if first is None:
                 first = t - self.t0
-        self.folder.append_line("transcript.md", f"\n**{self.who.capitalize()}:** {text}")
+        if written != "":
+            line = text if written is None else written
+            self.folder.append_line("transcript.md", f"\n**{self.who.capitalize()}:** {line}")
         return first
 
     def say_line(self, text: str) -> tuple[float | None, float | None]:
