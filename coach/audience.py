@@ -710,6 +710,12 @@ class Audience:
         self.generation_s: list[float] = []
         """Seconds the model took for each question it got right first time: whether a
         follow-up can be made in time is judged from them."""
+        self.follow_up_s: float | None = None
+        """Seconds a follow-up took the model when :meth:`warm_up` timed one (None: not
+        timed): the estimate before any question was generated. On two cores the 0.5B
+        model's first token alone came 1.4 s after a follow-up's prompt (bench-latency),
+        past the follow-up's budget, so the plain follow-up was heard 0.5-0.8 s later
+        than it could have been."""
         self.system: Message = {
             "role": "system",
             "content": _SYSTEM.format(max_words=options.max_words),
@@ -723,10 +729,27 @@ class Audience:
 
     def warm_up(self) -> None:
         """Process the system prompt and worked examples now (into the KV cache), so the
-        first question is quick."""
-        if self.llm is not None:
-            self.llm.complete([self.system, *self._shots, {"role": "user", "content": "Ready?"}],
-                              max_tokens=1)  # fmt: skip
+        first question is quick; then time a follow-up like the ones the session asks
+        (:attr:`follow_up_s`), while the model has nothing else to do."""
+        if self.llm is None:
+            return
+        self.llm.complete([self.system, *self._shots, {"role": "user", "content": "Ready?"}],
+                          max_tokens=1)  # fmt: skip
+        claim, kind, question = _FEW_SHOT[0]
+        plan = PlannedQuestion(Claim(0, claim, ("figure",), 1.0), kind)
+        answer = " ".join(["We looked at it closely and the team was happy with it."] * 3)
+        prompt = _follow_up_prompt(self.options.persona_text, plan, question, answer,
+                                   "no figure or source given")  # fmt: skip
+        started = time.monotonic()
+        pieces = self.llm.stream([self.system, *self._shots, {"role": "user", "content": prompt}],
+                                 max_tokens=self.options.max_tokens)  # fmt: skip
+        try:
+            for piece in pieces:
+                if "?" in piece:  # a follow-up is ready at its question mark
+                    break
+        finally:
+            pieces.close()
+        self.follow_up_s = time.monotonic() - started
 
     def plan_for(self, question: Question) -> PlannedQuestion | None:
         """The claim and kind a question was asked about (None for an unknown question)."""
@@ -1052,18 +1075,15 @@ class Audience:
             return
         started = time.monotonic()
         plan = self.plan_for(follow_up_to) or PlannedQuestion(self.claims[0], "evidence")
-        missing = MISSING_TEXT[plan.kind]
-        prompt = (
-            f"You are {self.options.persona_text}.\n"
-            f'The speaker claimed: "{plan.claim.text}"\nYou asked: "{follow_up_to.text}"\n'
-            f'The speaker answered: "{" ".join(answer.split()[-30:])}"\nThe answer did not '
-            f"give {missing} ({why}). Ask ONE short follow-up question that presses for "
-            f"{missing}, as such a person would."
-        )
+        prompt = _follow_up_prompt(self.options.persona_text, plan, follow_up_to.text, answer,
+                                   why)  # fmt: skip
         _lead, fallback = fallback_for(plan, follow_up=True)
         llm = self.llm
-        if llm is not None and deadline is not None and self.generation_s:
-            typical = statistics.median(self.generation_s)
+        # the slower of a new question's time and a follow-up's (a longer prompt)
+        times = [statistics.median(self.generation_s)] if self.generation_s else []
+        times += [] if self.follow_up_s is None else [self.follow_up_s]
+        typical = max(times, default=None)
+        if llm is not None and deadline is not None and typical is not None:
             if time.monotonic() + typical > deadline:
                 llm = None  # this model cannot make it in time: the plain follow-up, now
         for item in generate_question(
@@ -1165,6 +1185,21 @@ def _user_prompt(
         text = (f'Earlier you asked: "{q}" and the speaker answered: '
                 f'"{" ".join(a.split()[:40])}"\n' + text)  # fmt: skip
     return text
+
+
+def _follow_up_prompt(
+    persona: str, plan: PlannedQuestion, asked: str, answer: str, why: str
+) -> str:
+    """The prompt of a follow-up: the claim, the question, the answer's last 30 words and
+    what it did not give."""
+    missing = MISSING_TEXT[plan.kind]
+    return (
+        f"You are {persona}.\n"
+        f'The speaker claimed: "{plan.claim.text}"\nYou asked: "{asked}"\n'
+        f'The speaker answered: "{" ".join(answer.split()[-30:])}"\nThe answer did not '
+        f"give {missing} ({why}). Ask ONE short follow-up question that presses for "
+        f"{missing}, as such a person would."
+    )
 
 
 def _whole_talk_claim(transcript: str) -> list[Claim]:

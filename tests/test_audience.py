@@ -445,3 +445,24 @@ def test_no_question_begins_early_once_questions_were_asked() -> None:
     audience.update(" ".join(PRACTICE))
     assert audience.next_question(optional=True) is not None
     assert audience.take_early() is None
+
+
+def test_warm_up_times_a_follow_up_and_a_model_too_slow_for_it_gives_way_at_once() -> None:
+    import time
+
+    llm = ScriptedLlm(["ok", json.dumps({"question": "Which source gave that figure?"})])
+    a = Audience(llm, TALK, AudienceOptions(persona="skeptical"))  # type: ignore[arg-type]
+    a.warm_up()
+    assert a.follow_up_s is not None and a.follow_up_s >= 0
+    assert "did not give" in llm.prompts[-1][-1]["content"]  # timed on a follow-up's prompt
+    q1 = a.next_question()
+    asked = len(llm.prompts)
+    a.follow_up_s = 5.0  # this machine's model takes 5 s for a follow-up
+    fu = list(a.ask(follow_up_to=q1, answer="no idea", why="deflected",
+                    deadline=time.monotonic() + 1.0))[-1]  # fmt: skip
+    assert isinstance(fu, Question) and fu.source == "fallback" and len(llm.prompts) == asked
+    llm.replies.append(json.dumps({"question": "Where did the twenty-three come from?"}))
+    a.follow_up_s = 0.01  # a quick one is given its chance
+    fu = list(a.ask(follow_up_to=q1, answer="no idea", why="deflected",
+                    deadline=time.monotonic() + 30.0))[-1]  # fmt: skip
+    assert len(llm.prompts) == asked + 1 and fu.source == "llm"

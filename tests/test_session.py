@@ -607,3 +607,19 @@ def test_a_judge_in_the_question_models_file_is_that_model_not_a_second_copy(
     judge = models.judge(free_llm=True)
     assert judge is not None and judge.model is llm and not llm.closed
     assert "answer judge" not in models.errors
+
+
+def test_a_fixed_line_is_said_from_its_speech_made_in_advance(tmp_path: Path) -> None:
+    """A plain follow-up streamed sentence by sentence is one of the fixed lines: its
+    speech, made in advance, is played rather than synthesised again."""
+    from coach.live.voice import Voice
+
+    speaker = Speaker(FakeVoice(), TtsOptions(sentence_silence_s=0.0))
+    line = "Roughly what would it cost, and who would pay?"
+    made = list(speaker.speak(line))
+    folder = SessionFolder(tmp_path / "session")
+    voice = Voice(WavSink(folder.file("audience.wav")), folder, who="audience",
+                  lines={line: made})  # fmt: skip
+    voice.speaker = types.SimpleNamespace(speak=lambda text: pytest.fail("synthesised again"))  # type: ignore[assignment]
+    assert voice.speak(line) is not None
+    assert f"**Audience:** {line}" in folder.file("transcript.md").read_text()

@@ -75,7 +75,8 @@ class Voice:
     def speak(
         self, text: str, chunks: list[SpeechChunk] | None = None, *, written: str | None = None
     ) -> float | None:
-        """Speak ``text`` (or its ``chunks`` synthesised in advance). ``written``: what
+        """Speak ``text`` (or its ``chunks`` synthesised in advance, or the fixed line's
+        speech when ``text`` is one of :attr:`lines`). ``written``: what
         the session's transcript gets for it (None: ``text``; "": nothing, as for the
         first part of a line written whole when its last part is said).
 
@@ -83,6 +84,8 @@ class Voice:
             When its first audio went out, session seconds (None: the sink gave no time).
         """
         speaker = self.speaker
+        if chunks is None:  # a fixed line (a plain follow-up) is synthesised in advance
+            chunks = self.lines.get(text)
         if speaker is None:  # no voice: the sink still gets the text (a beat of silence)
             silence = np.zeros(SAMPLE_RATE // 10, np.int16)
             spoken: Iterable[SpeechChunk] = [SpeechChunk(text, silence, SAMPLE_RATE, 0.0)]
