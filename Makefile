@@ -71,9 +71,10 @@ bench-pauses: setup  ## silent pauses against a phone alignment, clean and degra
 bench-speed: setup  ## coach score against bare faster-whisper (greedy, VAD, word times), whole processes, >= 10 minutes of audio
 	$(BIN)/python bench/speed.py --eval $(EVAL)
 
-bench-latency: setup  ## the rehearse loop in real time over >= 10 Q&A turns: response times, memory
+bench-latency: setup  ## the rehearse loop in real time over >= 10 Q&A turns: response times, memory; the first question begun early, replayed on every heard bench talk
 	$(BIN)/python bench/latency.py --questions 10
 	$(BIN)/python bench/latency.py --questions 10 --wording llm
+	$(BIN)/python bench/early_question.py
 
 bench-interview: setup  ## 20 scripted interviews: follow-ups on the recordings known to be vague; one in real time
 	$(BIN)/python bench/interview.py --interviews 20 --realtime

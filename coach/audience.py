@@ -922,10 +922,21 @@ class Audience:
 
     def _holds(self, plan: PlannedQuestion, q: Question, asked: Sequence[str]) -> bool:
         """A prepared question still fits the talk as transcribed now: its point is still
-        a claim, and the talk (perhaps its later words) neither answers nor repeats it."""
+        a claim, and the talk (perhaps its later words) neither answers nor repeats it. A
+        question worded from the talk is still one its frame would ask: a frame names what
+        would answer it in the sentences around its quote, and the next sentence may have
+        said it after the question was prepared ("that figure was down to twenty-four
+        percent" asked "how was that measured?" before the method was described)."""
+        claim = next((c for c in self.claims if c.text == plan.claim.text), None)
+        if claim is None:
+            return False
+        if q.source == "grounded" and not any(
+            text == q.text for _lead, text, _p in asking.ranked_questions(
+                claim, plan.kind, self.transcript, unsure=self._unsure_for(claim))
+        ):  # fmt: skip
+            return False
         return (
-            any(c.text == plan.claim.text for c in self.claims)
-            and check_not_stated(q.text, self.transcript) is None
+            check_not_stated(q.text, self.transcript) is None
             and check_question(q.spoken_text, transcript=self.transcript, asked=list(asked),
                                options=self.options) is None
         )  # fmt: skip
@@ -968,12 +979,9 @@ class Audience:
         plan, q = self._early
         self._early = None
         others = [a for a in self.asked if a != q.text]
-        claim = next((c for c in self.claims if c.text == plan.claim.text), None)
-        if claim is not None and self._holds(plan, q, others) and any(
-            text == q.text for _lead, text, _p in asking.ranked_questions(
-                claim, plan.kind, self.transcript, unsure=self._unsure_for(claim))
-        ):  # fmt: skip
+        if self._holds(plan, q, others):
             return q
+        claim = next((c for c in self.claims if c.text == plan.claim.text), None)
         self.asked = others
         for other in [PlannedQuestion(claim, k) for k in self._kinds_for(claim)] if claim else []:
             made = self._grounded(other, self.asked)

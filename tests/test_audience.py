@@ -466,3 +466,18 @@ def test_warm_up_times_a_follow_up_and_a_model_too_slow_for_it_gives_way_at_once
     fu = list(a.ask(follow_up_to=q1, answer="no idea", why="deflected",
                     deadline=time.monotonic() + 30.0))[-1]  # fmt: skip
     assert len(llm.prompts) == asked + 1 and fu.source == "llm"
+
+
+def test_a_prepared_question_the_next_sentence_answered_is_not_asked() -> None:
+    """Prepared while its claim was the last sentence heard, "how was that measured?" is
+    dropped once the next sentence says how."""
+    talk = PRACTICE[:4] + ["We counted those hours from the on-call log, ticket by ticket."]
+    talk += PRACTICE[4:]
+    audience = Audience(None, "", AudienceOptions(persona="expert"))
+    for i in range(2, len(talk)):
+        audience.prepare(" ".join(talk[:i]))
+        if i == 5:  # the claim is the last whole sentence heard (the next one still open)
+            assert any(q.text == "How was that measured?" for _p, q in audience.candidates)
+    audience.update(" ".join(talk))
+    first = audience.next_question(optional=True)
+    assert first is not None and first.text != "How was that measured?"
