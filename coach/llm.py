@@ -7,6 +7,7 @@ that only grows costs only its new tokens per turn.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -200,13 +201,9 @@ class ChatModel:
         Raises:
             GenerationCancelled: :meth:`cancel` was called.
         """
-        if self._cancel.is_set():
-            raise GenerationCancelled("the LLM was stopped")
         import numpy as np
 
-        with self._score_lock:
-            llama = self._model()
-            self._eval_text(self._chat_prompt(messages))
+        with self._evaluated(self._chat_prompt(messages)) as llama:
             logits = _last_logits(llama).astype(np.float64)
         scores = []
         for choice in choices:  # "yes" and "Yes", " yes": any first token of the word
@@ -228,13 +225,9 @@ class ChatModel:
         Raises:
             GenerationCancelled: :meth:`cancel` was called.
         """
-        if self._cancel.is_set():
-            raise GenerationCancelled("the LLM was stopped")
         import numpy as np
 
-        with self._score_lock:
-            llama = self._model()
-            self._eval_text(prompt)
+        with self._evaluated(prompt) as llama:
             room = llama.n_ctx() - llama.n_tokens - 1
             ids = llama.tokenize(continuation.encode(), add_bos=False, special=False)
             ids = ids[: max(0, min(max_tokens, room))]
@@ -255,17 +248,26 @@ class ChatModel:
                 out += _picked(logits, ids[i + 1 : i + 1 + len(chunk)])
         return out
 
-    def _eval_text(self, text: str) -> None:
-        """Evaluate ``text``'s tokens, keeping the cached ones it starts with (the caller
-        holds ``_score_lock``)."""
-        llama = self._model()
-        tokens = llama.tokenize(text.encode(), add_bos=False, special=True)
-        cached = llama.input_ids[: llama.n_tokens].tolist()
-        keep = 0
-        while keep < min(len(cached), len(tokens) - 1) and cached[keep] == tokens[keep]:
-            keep += 1
-        llama.n_tokens = keep
-        llama.eval(tokens[keep:])
+    @contextlib.contextmanager
+    def _evaluated(self, text: str) -> Iterator[Any]:
+        """The llama.cpp model with ``text``'s tokens evaluated (the cached ones it starts
+        with kept), held under ``_score_lock`` while its logits are read.
+
+        Raises:
+            GenerationCancelled: :meth:`cancel` was called.
+        """
+        if self._cancel.is_set():
+            raise GenerationCancelled("the LLM was stopped")
+        with self._score_lock:
+            llama = self._model()
+            tokens = llama.tokenize(text.encode(), add_bos=False, special=True)
+            cached = llama.input_ids[: llama.n_tokens].tolist()
+            keep = 0
+            while keep < min(len(cached), len(tokens) - 1) and cached[keep] == tokens[keep]:
+                keep += 1
+            llama.n_tokens = keep
+            llama.eval(tokens[keep:])
+            yield llama
 
     def _chat_prompt(self, messages: list[Message]) -> str:
         """``messages`` as the prompt text the model's chat template makes, ready for the
