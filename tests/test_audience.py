@@ -410,15 +410,26 @@ def test_the_first_question_begins_before_the_last_words_and_is_asked_whole() ->
     assert second is None or second.text != first.text
 
 
-def test_a_question_begun_early_keeps_its_quote_when_the_last_words_answer_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    audience = _prepared("expert")
+def _begun_then_answered(
+    persona: str, monkeypatch: pytest.MonkeyPatch, *, nothing_fits: bool = False
+) -> tuple[Audience, Question, Question]:
+    """A question begun early, then the whole talk heard with its last words answering
+    every prepared question (and, ``nothing_fits``, any other about the same point):
+    (the audience, the question begun, the one asked)."""
+    audience = _prepared(persona)
     begun = audience.take_early()
     assert begun is not None
     monkeypatch.setattr(Audience, "_holds", lambda self, plan, q, asked: False)
+    if nothing_fits:
+        monkeypatch.setattr(Audience, "_grounded", lambda self, plan, asked: None)
     audience.update(" ".join(PRACTICE))
-    first = audience.next_question(optional=True)
+    return audience, begun, audience.next_question(optional=True)
+
+
+def test_a_question_begun_early_keeps_its_quote_when_the_last_words_answer_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _audience, begun, first = _begun_then_answered("expert", monkeypatch)
     # its quote was said: another question about the same point follows it
     assert first.lead_in == begun.lead_in and first.focus == begun.focus
     assert first.text != begun.text and first.text.endswith("?")
@@ -429,13 +440,7 @@ def test_a_question_begun_early_ends_plainly_when_nothing_else_fits(
 ) -> None:
     from coach.audience import EARLY_FALLBACK
 
-    audience = _prepared("skeptical")
-    begun = audience.take_early()
-    assert begun is not None
-    monkeypatch.setattr(Audience, "_holds", lambda self, plan, q, asked: False)
-    monkeypatch.setattr(Audience, "_grounded", lambda self, plan, asked: None)
-    audience.update(" ".join(PRACTICE))
-    first = audience.next_question(optional=True)
+    audience, begun, first = _begun_then_answered("skeptical", monkeypatch, nothing_fits=True)
     assert first.spoken_text == f"{begun.lead_in} {EARLY_FALLBACK}"
     assert audience.plan_for(first) is not None
 

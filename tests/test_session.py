@@ -423,18 +423,26 @@ def test_questions_are_prepared_while_the_talk_goes_on(tmp_path: Path) -> None:
     assert len(llm.prompts) >= 2  # more than one candidate to choose from
 
 
-def test_grounded_questions_are_prepared_and_spoken_during_the_talk(tmp_path: Path) -> None:
-    """Worded from the talk (the default), the first question and its speech are ready
-    before the talk ends, and it says back a clause of the talk."""
+def _paced_grounded_session(
+    tmp_path: Path, asr: ManifestTranscriber | None = None
+) -> tuple[Rehearsal, WavSink]:
+    """One grounded question about the practice talk, paced at 6 times real time (so
+    questions are prepared during the talk), completed."""
     live = LiveOptions(endpoint=EndpointOptions(max_utterance_s=6.0))
-    session, _events, _sink, _llm = run_session(
-        tmp_path, ANSWERS[:1], [], llm=ScriptedLlm([]),
+    session, _events, sink, _llm = run_session(
+        tmp_path, ANSWERS[:1], [], llm=ScriptedLlm([]), asr=asr,
         voice_input=FileInput(TALK, ANSWERS[:1], realtime=True, speed=6.0),
         options=RehearseOptions(questions=1, live=live),
     )  # fmt: skip
-    res = session.result
-    assert res.status == "complete", res.notes
-    first = res.exchanges[0].question
+    assert session.result.status == "complete", session.result.notes
+    return session, sink
+
+
+def test_grounded_questions_are_prepared_and_spoken_during_the_talk(tmp_path: Path) -> None:
+    """Worded from the talk (the default), the first question and its speech are ready
+    before the talk ends, and it says back a clause of the talk."""
+    session, _sink = _paced_grounded_session(tmp_path)
+    first = session.result.exchanges[0].question
     assert first.source == "grounded" and first.lead_in.startswith("You said ")
     assert session.rel(first.ready_at) < session._talk_timing.decided_s
     assert first.spoken_text not in session.voice._prepared  # its speech, made early, was used
@@ -449,15 +457,8 @@ def test_the_first_question_begins_while_the_last_words_are_transcribed(tmp_path
             time.sleep(0.3)  # as a Whisper call takes, however short the audio
             return super().transcribe(samples, regions=regions, offset_s=offset_s)
 
-    live = LiveOptions(endpoint=EndpointOptions(max_utterance_s=6.0))
-    session, _events, sink, _llm = run_session(
-        tmp_path, ANSWERS[:1], [], llm=ScriptedLlm([]), asr=SlowTranscriber(),
-        voice_input=FileInput(TALK, ANSWERS[:1], realtime=True, speed=6.0),
-        options=RehearseOptions(questions=1, live=live),
-    )  # fmt: skip
-    res = session.result
-    assert res.status == "complete", res.notes
-    first = res.exchanges[0].question
+    session, sink = _paced_grounded_session(tmp_path, SlowTranscriber())
+    first = session.result.exchanges[0].question
     talk = session._talk_timing
     assert talk.question_audio_s is not None and talk.question_sentence_audio_s is not None
     assert talk.question_audio_s < talk.transcript_s <= talk.question_sentence_audio_s
