@@ -10,6 +10,7 @@ from coach.analysis.asking import (
     UNSURE_BELOW,
     facets,
     fitting_kinds,
+    frames_for,
     grounded_questions,
     has_unsure,
     quotable_clause,
@@ -386,3 +387,48 @@ def test_the_panel_being_addressed_is_who_approves() -> None:
     claim = next(c for c in find_claims(talk) if "propose" in c.text)
     asked = [q for kind in ASK_KINDS for _l, q in grounded_questions(claim, kind, talk)]
     assert "Who has to approve it, and when?" not in asked
+
+
+def _frames(sentence: str) -> list[str]:
+    """Every frame asked of a one-claim talk (after a neutral opening sentence)."""
+    talk = f"Thank you all for coming tonight. {sentence} That is where we are."
+    return [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
+
+
+@pytest.mark.models
+@pytest.mark.parametrize(
+    ("sentence", "not_asked"),
+    [   # blind reviewers rejected each of these (rounds ac-ae) as a frame that misfits
+        ("We'll review it all again at the end of August.",
+         "Are there any side effects you're worried about?"),
+        ("We'd send it out on the first of September and bring the results back the "
+         "October meeting for a final decision.",
+         "What will you measure to know whether it's working?"),
+        ("We moved training from half past four to half past five last spring.",
+         "Is that a trend, or could it be a one-off?"),
+        ("Two concerns came up from branch managers.",
+         "Is that a trend, or could it be a one-off?"),
+        ("Our target was fifteen hundred, so we fell short, mainly because the pickup was "
+         "off the road for five weeks in September.",
+         "Is that a trend, or could it be a one-off?"),
+        ("I had made that boy run laps maybe thirty times over the season.",
+         "How was that measured?"),
+        ("We've got three new learners from the school starting in September.",
+         "Are there any side effects you're worried about?"),
+    ],
+)  # fmt: skip
+def test_a_frame_is_not_asked_of_a_claim_it_does_not_fit(sentence: str, not_asked: str) -> None:
+    assert not_asked not in _frames(sentence)
+
+
+@pytest.mark.models
+def test_a_procedural_step_still_gets_its_next_step_question() -> None:
+    asked = _frames("We'll send the consultation out to every family on the first of September.")
+    assert "What could delay that?" in asked
+    assert "Are there any side effects you're worried about?" not in asked
+
+
+@pytest.mark.models
+def test_a_measure_that_changed_is_still_a_possible_trend() -> None:
+    asked = _frames("Over the six months, missed handovers came down to eighteen percent.")
+    assert "Is that a trend, or could it be a one-off?" in asked

@@ -318,3 +318,52 @@ def test_only_the_speakers_proposal_is_questioned_as_a_plan():
     talk = "My proposal is that the club buys three covers on roller reels for the main pool."
     asked = {f.text for c in find_claims(talk) for f in asking.frames_for(c, talk)}
     assert asked & plan_frames
+
+
+REVIEW = _parse("""
+we PRP PRON nsubj 2
+'ll MD AUX aux 2
+review VB VERB ROOT 2
+it PRP PRON dobj 2
+in IN ADP prep 2
+August NNP PROPN pobj 4
+""")
+
+GO_OVER = _parse("""
+I PRP PRON nsubj 1
+want VBP VERB ROOT 1
+to TO PART aux 3
+go VB VERB xcomp 1
+over RP ADP prt 3
+the DT DET det 6
+method NN NOUN dobj 3
+""")
+
+MOVED = _parse("""
+we PRP PRON nsubj 1
+moved VBD VERB ROOT 1
+training NN NOUN dobj 1
+to IN ADP prep 1
+five CD NUM pobj 3
+""")
+
+FELL = _parse("""
+waiting NN NOUN compound 1
+times NNS NOUN nsubj 2
+fell VBD VERB ROOT 2
+by IN ADP prep 2
+half NN NOUN pobj 3
+""")
+
+
+def test_procedural_is_a_step_of_process_not_a_change():
+    assert syntax.procedural(REVIEW)
+    assert syntax.procedural(GO_OVER)  # "want to" passes on to "go over"
+    assert not syntax.procedural(HIRE)
+    assert not syntax.procedural(WANT_PILOT)
+
+
+def test_done_by_someone_names_who_made_a_change_not_a_measure_that_moved():
+    assert syntax.done_by_someone(MOVED) == "we"
+    assert syntax.done_by_someone(FELL) == ""  # a measure fell: no one did it
+    assert syntax.done_by_someone(SAMPLED) == ""  # no object

@@ -60,14 +60,21 @@ _MONTHS = (
     r"next (?:week|month|year|term|quarter))"
 )
 
+_CAME_TO = (
+    r"came (?:up|down) (?:to|by|from) (?:(?:about|around|roughly|nearly|almost|just|under|"
+    r"over|below|above|only|less than|more than|fewer than) )*" + _NUMBER
+)
+"""A measure that came up or down to a figure ("came down to eighteen percent"); "two
+concerns came up from the managers" is no change."""
 _SHIFT_VERBS = (
-    r"went (?:up|down)|came (?:up|down)|rose|fell|dropped|increased|decreased|doubled|halved"
+    r"went (?:up|down)|" + _CAME_TO + r"|rose|fell|dropped|increased|decreased|doubled|halved"
 )
 """Verbs that say a measure moved (the "shift" facet's, besides "from X to Y")."""
 
 FACET_PATTERNS: dict[str, re.Pattern[str]] = {
     "change": re.compile(
-        r"\b(went (?:up|down)|go(?:es)? (?:up|down)|came (?:up|down)|came back (?:up |down )?to|"
+        r"\b(went (?:up|down)|go(?:es)? (?:up|down)|" + _CAME_TO + r"|"
+        r"came back (?:up |down )?to|"
         r"rose|risen|fell|fallen|dropped|drop|increased?|decreased?|doubled|halved|tripled|"
         r"jump(?:ed)?|grew|grown|improved?|"
         r"recovered?|cut (?:it|the|our|by)|from .{1,40}? to .{1,30}|a (?:rise|fall|loss|gain) "
@@ -182,6 +189,11 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "reason": re.compile(r"\b(because|due to|thanks to)\b", re.I),
+    "guess": re.compile(
+        r"\b(maybe|perhaps|probably|i think|i guess|i reckon|something like|or so|give or take|"
+        r"i'd say|i'd guess)\b",
+        re.I,
+    ),
     "tally": re.compile(
         r"\b(had|there were|came|turned up|replied|joined|took on|signed up|attended|"
         r"visited|booked|complained|called|applied|registered|enrolled|reported|"
@@ -254,6 +266,8 @@ def facets(text: str) -> frozenset[str]:
         and not re.search(r"\b(went|rose|fell|dropped|grew|increased|decreased|up|down)\b", low)
     ):
         found -= {"change", "shift"}  # "open from eight till six": hours, not a change
+    if re.search(r"\b(?:fell|falls?|falling|come|came) short\b", low):
+        found -= {"change", "shift"}  # "our target was fifteen hundred, so we fell short"
     if "estimate" in found and not has_figure:
         found.discard("estimate")
     if "price" in found and not (has_figure or re.search(r"\bcost", low)):
@@ -751,7 +765,7 @@ FRAMES: tuple[Frame, ...] = (
        r"\b(every (?:year|month|week)|each year|over (?:the last )?(?:two|three|four|five|ten|"
        r"several) years|for years|consistently|held up|typical|usual(?:ly)?|normal(?:ly)?|"
        r"the (?:day|week|month|year|term|quarter|season|shift) before|previous)", near=1,
-       avoid="estimate future money"),
+       avoid="estimate future money own_story"),
     _f("evidence", "tally", "Is that more or less than usual?",
        r"\b(than|compared|up from|down from|a year ago|the (?:day|week|month|year|term|"
        r"quarter|season|shift) before|used to|previous|"
@@ -764,15 +778,16 @@ FRAMES: tuple[Frame, ...] = (
        r"\b(university|institute|independent|department|called|partnership|association|"
        r"society|foundation|(?:my|our) (?:own )?(?:survey|study)|(?:i|we) (?:surveyed|ran|did)|"
        rf"{_NUMBER}[\w-]* (?:\w+ )?(?:people|schools|streets|patients|students|households|"
-       r"participants|members|farmers|families|residents|staff|customers|users|volunteers))",
-       near=0, avoid="future"),
+       r"participants|members|farmers|families|residents|staff|customers|users|volunteers)|"
+       r"(?:we|i) (?:ran|did|trialled|piloted|tested)|our (?:own )?(?:trial|pilot))",
+       near=-1, avoid="future"),
     _f("evidence", "money future costword", "Is that figure a firm quote, or still an estimate?",
        r"\b(quote[sd]?|tender|invoice|fixed price|estimate)", near=0, avoid="result change"),
     # objection: the strongest doubt
     _f("objection", "plan", "What do you see as the strongest argument against it?",
        r"\b(objections?|concerns?|worr(?:y|ies|ied)|risks?|critics|push ?back|"
        r"(?:people|some of you|colleagues|parents|staff|members) (?:will )?(?:say|worry|ask))",
-       near=-1),
+       near=-1, avoid="step"),
     _f("objection", "study", "Why would that result carry over to our situation?",
        r"\b(similar to (?:ours|us|here)|just like (?:ours|us|here)|same (?:size|kind))",
        near=0, avoid="future"),
@@ -784,14 +799,15 @@ FRAMES: tuple[Frame, ...] = (
     # cost or side effect
     _f("cost", "plan", "Are there any side effects you're worried about?",
        r"\b(side effects?|downsides?|drawbacks?|trade-?offs?|the risk|risks|worry|"
-       r"concern)", near=-1, avoid="decision"),
+       r"concern)", near=-1, avoid="decision step"),
     _f("cost", "money spent", "What did most of that money go on?",
        r"\b(mostly|most of (?:it|that)|went on|goes on|breaks? down|of which|split between|"
-       r"made up of)", near=1, avoid="future estimate quoted"),
+       r"made up of|(?:dollars|pounds|euros|rupees|shillings|pesos|rand)(?: worth)? of\b)",
+       near=1, avoid="future estimate quoted"),
     _f("cost", "money costword", "Where will that money come from?", _FUNDED, near=-1,
        avoid="result change spent"),
     # next steps
-    _f("next_steps", "plan", "Who has to approve it, and when?", _DECIDER, near=-1),
+    _f("next_steps", "plan", "Who has to approve it, and when?", _DECIDER, near=-1, avoid="step"),
     _f("next_steps", "future date", "What could delay that?",
        r"\b(delay|slip|behind schedule|on track)", near=-1, avoid="money"),
     # an example
@@ -810,12 +826,12 @@ FRAMES: tuple[Frame, ...] = (
        avoid="intervention estimate future money own_story event first"),
     # method
     _f("method", "result metric", "How was that measured?", _MEASURED, near=2,
-       avoid="estimate future money"),
+       avoid="estimate future money guess own_story"),
     _f("method", "study group", "How were the {group} chosen?",
        r"\b(random|chosen|picked|selected|volunteer\w*|every (?:school|street|ward|class))",
        near=0, avoid="future money"),
     _f("method", "plan", "What will you measure to know whether it's working?",
-       _CHECKING, near=-1, avoid="study decision"),
+       _CHECKING, near=-1, avoid="study decision step"),
 )  # fmt: skip
 """Every question a listener asks here, by kind; questions about "that" refer to the
 clause quoted before them."""
@@ -866,6 +882,13 @@ def _parsed_facets(found: frozenset[str], clause: str, parsed: syntax.Parse) -> 
         found = (found | {"event"}) - _MEASURED_FACETS
     if syntax.no_action(parsed):
         found -= {"plan"}  # "we'll have two years to compare": nothing is done
+    if syntax.procedural(parsed):
+        found |= {"step"}  # "we'll review it in August": a date, but no side effects
+    doer = syntax.done_by_someone(parsed)
+    if doer:
+        found -= {"shift"}  # "we moved training to half past five": a decision, no trend
+        if doer in ("they", "he", "she"):
+            found -= {"change"}  # "they cut the base price": their decision, no result
     if syntax.negated(parsed):
         # "we're not proposing a change tonight"; "we don't think the yield went down": no
         # change to ask whether it is a trend

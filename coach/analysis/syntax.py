@@ -259,7 +259,7 @@ _PASS_ON = frozenset("want wants wanted like going need needs try trying hope ho
 _NO_ACTION = frozenset(
     "be is are was were been being am 's 're 'm have has had 've having pretend pretending "
     "know knows think thinks believe seem seems feel feels see remember understand compare "
-    "wonder hear say said tell mean".split()
+    "wonder hear say said tell mean got get expect expects".split()
 )  # fmt: skip
 """Verbs that do nothing to the world: a clause led by one is no plan ("we'll have two
 years to compare", "I won't pretend it is easy")."""
@@ -267,10 +267,9 @@ _PLAN_WORDS = frozenset("plan plans proposal proposing propose idea recommendati
                         "suggestion suggest ask request goal aim option".split())  # fmt: skip
 
 
-def no_action(parse: Parse) -> bool:
-    """Whether the sentence's main verb, after "want to", "going to" and the like, does
-    nothing a listener could ask the side effects of: having, being, knowing, pretending,
-    or a duty ("we'd have to do this anyway"); "the proposal is ..." is still one (pure)."""
+def _acted_verb(parse: Parse) -> int | None:
+    """The index of the verb that says what is done: the main verb, or the verb after
+    "want to", "going to" and the like ("we want to [start] a pilot"); None unparsed."""
     i = _root(parse)
     seen = 0
     while i is not None and parse.tokens[i].text.lower() in _PASS_ON and seen < 3:
@@ -278,6 +277,15 @@ def no_action(parse: Parse) -> bool:
         if not nxt:
             break
         i, seen = parse.tokens.index(nxt[0]), seen + 1
+    return i
+
+
+def no_action(parse: Parse) -> bool:
+    """Whether the sentence's main verb, after "want to", "going to" and the like, does
+    nothing a listener could ask the side effects of: having, being, knowing, pretending,
+    expecting, or a duty ("we'd have to do this anyway"); "the proposal is ..." is still
+    one (pure)."""
+    i = _acted_verb(parse)
     if i is None:
         return False
     verb = parse.tokens[i].text.lower()
@@ -285,6 +293,53 @@ def no_action(parse: Parse) -> bool:
         return False
     words = {t.text.lower() for t in parse.tokens[:i]}
     return not (verb in ("be", "is", "are", "was", "'s") and words & _PLAN_WORDS)
+
+
+_STEPS = frozenset(
+    "send sending review reviewing revisit meet meeting report reporting present presenting "
+    "circulate discuss consult publish email announce confirm reconvene".split()
+)  # fmt: skip
+"""Verbs of a procedural step, not of a change to how things are done: sending out a
+consultation, reviewing in August, reporting back."""
+_STEPS_WITH = {
+    "go": frozenset({"over", "through", "back"}),
+    "come": frozenset({"back"}),
+    "hold": frozenset({"meeting", "meetings", "session", "sessions", "consultation", "vote",
+                       "workshop", "workshops", "drop-in", "review"}),
+    "repeat": frozenset({"survey", "count", "audit", "review", "exercise"}),
+}  # fmt: skip
+"""Verbs that are a step only with these words after them ("go over how we cool big
+batches", "hold a meeting in each neighbourhood", "repeat the survey next summer")."""
+
+
+def procedural(parse: Parse) -> bool:
+    """Whether what the sentence says will be done is a step of process (sending,
+    reviewing, meeting, reporting: "we'll review it all again at the end of August"),
+    which has a date but no side effects and nothing to measure (pure)."""
+    i = _acted_verb(parse)
+    if i is None:
+        return False
+    verb = parse.tokens[i].text.lower()
+    if verb in _STEPS:
+        return True
+    after = {t.text.lower() for t in parse.tokens[i + 1 :]}
+    return bool(_STEPS_WITH.get(verb, frozenset()) & after)
+
+
+_PEOPLE = frozenset("i we you they he she".split())
+
+
+def done_by_someone(parse: Parse) -> str:
+    """The person who did what the main verb says to something ("we moved training to half
+    past five", "they cut the base price"): that subject word, lower case; "" when the
+    subject is a thing or a measure ("waiting times fell"), or the verb takes no object
+    (pure). A change somebody made is a decision, not a trend."""
+    i = _root(parse)
+    if i is None or not _children(parse, i, ("dobj",)):
+        return ""
+    subjects = _children(parse, i, ("nsubj",))
+    word = subjects[0].text.lower() if subjects else ""
+    return word if word in _PEOPLE else ""
 
 
 class Parser:
