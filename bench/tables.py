@@ -143,6 +143,9 @@ def questions() -> str:
         "qwen2.5-coder-0.5b-instruct-ad": "qwen2.5-coder-0.5b-instruct, round ad",
         "default-ae": "round ae (question code as round ad's), 0.5B loaded as in coach rehearse",
         "qwen2.5-coder-0.5b-instruct-ae": "qwen2.5-coder-0.5b-instruct, round ae",
+        "default-af": "round af (e20ee3c), 0.5B loaded as in coach rehearse",
+        "prev-af": "round af: round ae's code (48bd2a4)",
+        "qwen2.5-coder-0.5b-instruct-af": "qwen2.5-coder-0.5b-instruct, round af",
     }
     """Which commit each grounded round measured (grounded questions need no model)."""
     names = {"coach": "coach, model's wording", "coach-llm": "coach, model's wording",
