@@ -398,7 +398,7 @@ def _frames(sentence: str) -> list[str]:
 @pytest.mark.models
 @pytest.mark.parametrize(
     ("sentence", "not_asked"),
-    [   # blind reviewers rejected each of these (rounds ac-ae) as a frame that misfits
+    [   # blind reviewers rejected each of these (rounds ac-af) as a frame that misfits
         ("We'll review it all again at the end of August.",
          "Are there any side effects you're worried about?"),
         ("We'd send it out on the first of September and bring the results back the "
@@ -415,6 +415,9 @@ def _frames(sentence: str) -> list[str]:
          "How was that measured?"),
         ("We've got three new learners from the school starting in September.",
          "Are there any side effects you're worried about?"),
+        ("And the staff knew the trial was happening, so some of that improvement might "
+         "just be people making an extra effort.",
+         "Did anything in those results surprise you?"),
     ],
 )  # fmt: skip
 def test_a_frame_is_not_asked_of_a_claim_it_does_not_fit(sentence: str, not_asked: str) -> None:

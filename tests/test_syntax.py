@@ -367,3 +367,20 @@ def test_done_by_someone_names_who_made_a_change_not_a_measure_that_moved():
     assert syntax.done_by_someone(MOVED) == "we"
     assert syntax.done_by_someone(FELL) == ""  # a measure fell: no one did it
     assert syntax.done_by_someone(SAMPLED) == ""  # no object
+
+
+KNEW = _parse("""
+the DT DET det 1
+staff NN NOUN nsubj 2
+knew VBD VERB ROOT 2
+the DT DET det 4
+trial NN NOUN nsubj 6
+was VBD AUX aux 6
+happening VBG VERB ccomp 2
+""")
+
+
+def test_knowing_is_what_somebody_knew_not_what_was_found():
+    assert syntax.knowing(KNEW)
+    assert not syntax.knowing(FELL)
+    assert not syntax.knowing(SAMPLED)

@@ -882,6 +882,8 @@ def _parsed_facets(found: frozenset[str], clause: str, parsed: syntax.Parse) -> 
         found = (found | {"event"}) - _MEASURED_FACETS
     if syntax.no_action(parsed):
         found -= {"plan"}  # "we'll have two years to compare": nothing is done
+    if syntax.knowing(parsed):
+        found -= {"study", "result"}  # "the staff knew the trial was happening": a caveat
     if syntax.procedural(parsed):
         found |= {"step"}  # "we'll review it in August": a date, but no side effects
     doer = syntax.done_by_someone(parsed)

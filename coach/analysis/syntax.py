@@ -326,6 +326,17 @@ def procedural(parse: Parse) -> bool:
     return bool(_STEPS_WITH.get(verb, frozenset()) & after)
 
 
+_KNOWING = frozenset("knew know knows thought think thinks believed believe realised realized "
+                     "remembered remember assumed assume felt guessed expected".split())  # fmt: skip
+
+
+def knowing(parse: Parse) -> bool:
+    """Whether the sentence's main verb says what somebody knew, thought or felt ("the
+    staff knew the trial was happening"): a caveat or a belief, not a finding (pure)."""
+    i = _root(parse)
+    return i is not None and parse.tokens[i].text.lower() in _KNOWING
+
+
 _PEOPLE = frozenset("i we you they he she".split())
 
 
