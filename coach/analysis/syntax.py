@@ -326,8 +326,10 @@ def procedural(parse: Parse) -> bool:
     return bool(_STEPS_WITH.get(verb, frozenset()) & after)
 
 
-_KNOWING = frozenset("knew know knows thought think thinks believed believe realised realized "
-                     "remembered remember assumed assume felt guessed expected".split())  # fmt: skip
+_KNOWING = frozenset(
+    "knew know knows thought think thinks believed believe realised realized remembered "
+    "remember assumed assume felt guessed expected".split()
+)  # fmt: skip
 
 
 def knowing(parse: Parse) -> bool:
