@@ -51,6 +51,11 @@ def stage_percentiles(timings: list, *, after: str = "answer") -> dict[str, dict
     }  # fmt: skip
 
 
+def quick_answers(timings: list) -> int:
+    """Answers with at least one utterance heard by the recogniser with every core."""
+    return sum(t.after == "answer" and t.quick_utterances > 0 for t in timings)
+
+
 def print_timings(result, *, fast: bool) -> dict:  # type: ignore[no-untyped-def]
     """Print the per-turn table and the p50/p95 of every stage; returns the figures."""
 
@@ -58,14 +63,16 @@ def print_timings(result, *, fast: bool) -> dict:  # type: ignore[no-untyped-def
         return "-" if v is None else f"{v:.2f}"
 
     print(f"\n{'turn':>4s} {'reply':10s} {'transcript':>10s} {'ack':>6s} {'question':>8s} "
-          f"{'q ready':>8s}   (s after the end-of-turn decision)")  # fmt: skip
+          f"{'q ready':>8s} {'quick':>5s}   (s after the end-of-turn decision; quick: "
+          "answer utterances heard by the all-core recogniser)")  # fmt: skip
     for t in result.timings:
         st = t.stages()
         ready = (None if t.question_ready_s is None or t.decided_s is None
                  else t.question_ready_s - t.decided_s)  # fmt: skip
         print(f"{t.turn:4d} {t.reply:10s} {f(st['transcript_after_decision_s']):>10s} "
               f"{f(st['response_after_decision_s']):>6s} "
-              f"{f(st['question_after_decision_s']):>8s} {f(ready):>8s}")  # fmt: skip
+              f"{f(st['question_after_decision_s']):>8s} {f(ready):>8s} "
+              f"{t.quick_utterances:5d}")  # fmt: skip
     turns = [t for t in result.timings if t.after == "answer"]
     figures = stage_percentiles(result.timings)
     print(f"\nstatus {result.status}; {len(turns)} turns after an answer "
@@ -74,6 +81,8 @@ def print_timings(result, *, fast: bool) -> dict:  # type: ignore[no-untyped-def
     print(f"{'stage (s)':34s} {'p50':>7s} {'p95':>7s} {'max':>7s}  n")
     for k, v in figures.items():
         print(f"{k:34s} {v['p50']:7.2f} {v['p95']:7.2f} {v['max']:7.2f}  {v['n']}")
+    print(f"answers with an utterance heard by the all-core recogniser: "
+          f"{quick_answers(result.timings)} of {len(turns)}")  # fmt: skip
     reply = figures.get("response_after_decision_s")
     question = figures.get("question_after_decision_s")
     if reply:
@@ -178,6 +187,7 @@ def main() -> int:
             "llm": args.llm_model, "questions": args.questions, "fast": args.fast,
             "wording": args.wording, "judge_model": args.judge_model,
             "stages": figures, "ready_s": result.ready_s, "peak_mb": round(peak_mb),
+            "answers_with_quick_utterances": quick_answers(result.timings),
             "talk": talk, "status": result.status,
             # compute seconds of the talk's stages; after_end_*: what ran after it ended
             "talk_compute_s": result.talk.timings_s if result.talk else None,

@@ -214,6 +214,41 @@ def test_the_llm_worker_queue_is_bounded() -> None:
     worker.shutdown(wait=True)
 
 
+def test_the_llm_worker_is_idle_only_with_no_job_waiting_or_running() -> None:
+    worker = Worker()
+    assert worker.idle
+    release = threading.Event()
+    running = worker.submit(release.wait)
+    waiting = worker.submit(lambda: None)
+    assert not worker.idle
+    release.set()
+    running.result(timeout=60)
+    waiting.result(timeout=60)
+    for _ in range(600):  # the done callbacks run just after the results are set
+        if worker.idle:
+            break
+        time.sleep(0.01)
+    assert worker.idle
+    worker.shutdown(wait=True)
+
+
+@pytest.mark.models
+def test_a_session_with_an_llm_gets_a_recogniser_with_every_core(monkeypatch) -> None:
+    import os
+
+    from coach.live.models import Models, live_asr_options
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    models = Models(live_asr_options(threads=1), None, None)
+    models.wait()
+    quick = models.quick_transcriber()
+    assert quick is not None and quick.options.cpu_threads == 2
+    assert quick.options.model == models.transcriber.options.model
+    alone = Models(live_asr_options(threads=2), None, None)  # it has every core already
+    alone.wait()
+    assert alone.quick_transcriber() is None
+
+
 @pytest.mark.parametrize(
     ("cpus", "with_llm", "expected"),
     [(2, True, (1, 1)), (4, True, (2, 2)), (3, True, (2, 1)), (1, True, (1, 1)),

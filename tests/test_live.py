@@ -128,3 +128,17 @@ def test_utterances_the_ear_has_not_heard_are_quoted_as_heard_live() -> None:
     _run(rec)
     rec.finish(file="talk")
     assert rec.heard_text(wait_s=2.0) == " ".join(w.text for w in live.words)
+
+
+def test_the_quick_recogniser_hears_the_utterances_it_is_offered_for() -> None:
+    live, quick = ScriptedTranscriber(), _Louder()
+    offered = iter([quick, None] * 100)  # the cores free for every other utterance
+    rec = TalkRecorder(live, LiveOptions(), quick=lambda: next(offered))  # type: ignore[arg-type]
+    _run(rec)
+    report = rec.finish(file="talk")
+    n = len(rec.utterances)
+    assert n >= 2 and rec.quick_utterances == len(quick.calls) == (n + 1) // 2
+    assert len(live.calls) == n // 2
+    # its words are the report's, as the live recogniser's would be
+    loud = [w for w in report.transcript.split() if w.isupper() and len(w) > 1]
+    assert loud and len(report.transcript.split()) == len(live.words)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from coach.asr import Transcriber
 from coach.audience import Question
 from coach.errors import one_line
 from coach.live.asker import Asker, Verdict
@@ -49,18 +50,33 @@ class Worker(concurrent.futures.Executor):
     def __init__(self, bound: int = 4) -> None:
         self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="coach-llm")
         self._slots = threading.BoundedSemaphore(bound)
+        self._pending = 0
+        self._lock = threading.Lock()
+
+    @property
+    def idle(self) -> bool:
+        """True while no job waits or runs (the LLM and the voice leave the cores free)."""
+        with self._lock:
+            return self._pending == 0
+
+    def _done(self, _future: concurrent.futures.Future[Any]) -> None:
+        with self._lock:
+            self._pending -= 1
+        self._slots.release()
 
     def submit(  # type: ignore[override]
         self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
     ) -> concurrent.futures.Future[Any]:
         """Queue ``fn(*args, **kwargs)``; waits while ``bound`` jobs are queued or running."""
         self._slots.acquire()
+        with self._lock:
+            self._pending += 1
         try:
             future = self._pool.submit(fn, *args, **kwargs)
         except BaseException:
-            self._slots.release()
+            self._done(concurrent.futures.Future())
             raise
-        future.add_done_callback(lambda _f: self._slots.release())
+        future.add_done_callback(self._done)
         return future
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
@@ -500,7 +516,10 @@ class Conversation:
             return None
         name = f"answers/answer_{exchange.index:02d}.wav"
         recorder = TalkRecorder(
-            self.models.transcriber, opts.answer_live, wav_path=self.folder.file(name)
+            self.models.transcriber,
+            opts.answer_live,
+            wav_path=self.folder.file(name),
+            quick=self._quick_recogniser,
         )
         self.events.phase(f"answer {exchange.index}", recorder.status, exchange.question.text)
         first_speech: float | None = None
@@ -528,12 +547,19 @@ class Conversation:
         self._finish_answer(recorder, exchange, name, timing, time.monotonic())
         return True
 
+    def _quick_recogniser(self) -> Transcriber | None:
+        """The recogniser with every core, while the LLM thread is idle (the next question
+        is ready): an answer's words, the last ones above all, are what the follow-up
+        waits for; None while the LLM or the voice needs its share of the cores."""
+        return self.models.quick_transcriber() if self._pool.idle else None
+
     def _finish_answer(
         self, recorder: TalkRecorder, exchange: Exchange, name: str, timing: TurnTiming,
         decided: float,
     ) -> None:  # fmt: skip
         self.events.end_phase()
         report = recorder.finish(file=str(self.folder.file(name)))
+        timing.quick_utterances = recorder.quick_utterances
         timing.decided_s = self.rel(decided)
         timing.transcript_s = self.now()
         timing.speech_end_s = self._speech_end(recorder, decided)

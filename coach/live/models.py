@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import threading
@@ -90,6 +91,13 @@ class Models:
             ModelError: the recogniser cannot be loaded.
         """
         self.transcriber = transcriber or Transcriber.load(asr)
+        cpus = os.cpu_count() or 1
+        self._quick_options = (
+            dataclasses.replace(asr, cpu_threads=cpus)
+            if transcriber is None and 0 < asr.cpu_threads < cpus
+            else None
+        )  # fmt: skip
+        self._quick: Transcriber | None = None
         self.errors: dict[str, str] = {}
         self._llm: ChatModel | None = chat
         self._speaker: Speaker | None = speaker
@@ -136,6 +144,11 @@ class Models:
         # question is due; without them, quotes are checked by rule alone (said in the log)
         syntax.default_parser()
         lexicon.load()
+        if self._quick_options is not None:
+            try:
+                self._quick = Transcriber.load(self._quick_options)
+            except Exception as exc:  # noqa: BLE001 - the live recogniser hears answers
+                logger.warning("the all-core recogniser did not load: %s", one_line(exc))
 
     def cancel_generation(self) -> None:
         """Stop the LLM's generation at its next token, without waiting for the load (a
@@ -163,6 +176,15 @@ class Models:
         did not load."""
         self._ear_ready.wait()
         return self._ear
+
+    def quick_transcriber(self) -> Transcriber | None:
+        """The live recogniser's model with every core (``cpu_threads`` = the CPUs), for
+        answers heard while the LLM thread is idle, or None: not loaded yet, not needed
+        (the live one has every core already), or it failed to load. Never waits.
+
+        On two cores tiny.en took 0.67 s (p50) for an answer's last 4 s with two threads
+        against 0.89 s with one; the follow-up waits for those words."""
+        return None if self._thread.is_alive() else self._quick
 
     def has_ear(self) -> bool:
         """True when a second recogniser was asked for (loaded or not)."""

@@ -46,6 +46,9 @@ class TurnTiming:
     transcript was ready (the talk's first question: :meth:`coach.audience.Audience.take_early`)."""
     reply: str = ""
     """"question", "follow_up" or "closing"."""
+    quick_utterances: int = 0
+    """Utterances of the answer heard by the recogniser with every core (the LLM thread
+    was idle: :meth:`coach.live.models.Models.quick_transcriber`)."""
 
     def stages(self) -> dict[str, float | None]:
         """Durations, seconds: each stage and the end-to-end figures."""
@@ -70,7 +73,7 @@ class TurnTiming:
         moments = {k: (None if v is None else round(v, 3)) for k, v in self.__dict__.items()
                    if k.endswith("_s")}  # fmt: skip
         return {"turn": self.turn, "after": self.after, "reply": self.reply, **moments,
-                "stages": self.stages()}  # fmt: skip
+                "quick_utterances": self.quick_utterances, "stages": self.stages()}  # fmt: skip
 
 
 @dataclass
