@@ -180,6 +180,26 @@ def test_without_a_model_questions_come_from_the_talk(tmp_path: Path) -> None:
     )
 
 
+def test_the_talk_and_answers_are_heard_with_every_core_while_the_llm_thread_is_idle(
+    tmp_path: Path,
+) -> None:
+    asr = ManifestTranscriber()
+    models = Models(AsrOptions(), None, None, transcriber=asr)  # type: ignore[arg-type]
+    models.quick_transcriber = lambda: asr  # type: ignore[method-assign]  # the same words
+    folder = SessionFolder(tmp_path / "s")
+    voice_input = FileInput(TALK, ANSWERS[:2], realtime=False)
+    sink = WavSink(folder.file("audience.wav"))
+    events = FollowTheScript(asr, ANSWERS)
+    session = Rehearsal(voice_input, models, sink, folder, RehearseOptions(questions=1),
+                        events=events)  # fmt: skip
+    res = session.run()
+    assert res.status == "complete"
+    talk, *answers = res.timings
+    # no model: the LLM thread is idle but for the moments it prepares a question
+    assert talk.after == "talk" and talk.quick_utterances > 0
+    assert answers and all(t.quick_utterances > 0 for t in answers if t.after == "answer")
+
+
 class BrokenInput(FileInput):
     """The virtual mic, failing after ``after_s`` of the talk or of the first answer."""
 

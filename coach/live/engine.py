@@ -549,7 +549,7 @@ class Conversation:
 
     def _quick_recogniser(self) -> Transcriber | None:
         """The recogniser with every core, while the LLM thread is idle (the next question
-        is ready): an answer's words, the last ones above all, are what the follow-up
+        is ready): the last words of an answer or of the talk are what the next question
         waits for; None while the LLM or the voice needs its share of the cores."""
         return self.models.quick_transcriber() if self._pool.idle else None
 

@@ -262,6 +262,7 @@ class Rehearsal(Conversation):
         recorder = TalkRecorder(
             self.models.transcriber, opts.live, wav_path=self.folder.file("talk.wav"),
             ear=self.models.ear if self.models.has_ear() and opts.questions > 0 else None,
+            quick=self._quick_recogniser,
         )  # fmt: skip
         self._stop.clear()
         self.events.phase("talk", recorder.status)
@@ -305,6 +306,7 @@ class Rehearsal(Conversation):
         self._talk_timing = TurnTiming(
             0, "talk", decided_s=self.rel(decided), transcript_s=self.rel(transcript_ready),
             speech_end_s=self._speech_end(recorder, decided),
+            quick_utterances=recorder.quick_utterances,
         )  # fmt: skip
         if self.script_text is not None:
             from coach.analysis.script import script_coverage

@@ -47,8 +47,8 @@ class TurnTiming:
     reply: str = ""
     """"question", "follow_up" or "closing"."""
     quick_utterances: int = 0
-    """Utterances of the answer heard by the recogniser with every core (the LLM thread
-    was idle: :meth:`coach.live.models.Models.quick_transcriber`)."""
+    """Utterances of the talk or answer heard by the recogniser with every core (the LLM
+    thread was idle: :meth:`coach.live.models.Models.quick_transcriber`)."""
 
     def stages(self) -> dict[str, float | None]:
         """Durations, seconds: each stage and the end-to-end figures."""
