@@ -64,7 +64,7 @@ def print_timings(result, *, fast: bool) -> dict:  # type: ignore[no-untyped-def
 
     print(f"\n{'turn':>4s} {'reply':10s} {'transcript':>10s} {'ack':>6s} {'question':>8s} "
           f"{'q ready':>8s} {'quick':>5s}   (s after the end-of-turn decision; quick: "
-          "answer utterances heard by the all-core recogniser)")  # fmt: skip
+          "utterances of the talk or answer heard by the all-core recogniser)")  # fmt: skip
     for t in result.timings:
         st = t.stages()
         ready = (None if t.question_ready_s is None or t.decided_s is None

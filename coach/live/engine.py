@@ -59,7 +59,8 @@ class Worker(concurrent.futures.Executor):
         with self._lock:
             return self._pending == 0
 
-    def _done(self, _future: concurrent.futures.Future[Any]) -> None:
+    def _release(self) -> None:
+        """A job is over (or never started): one less pending, its slot free."""
         with self._lock:
             self._pending -= 1
         self._slots.release()
@@ -74,9 +75,9 @@ class Worker(concurrent.futures.Executor):
         try:
             future = self._pool.submit(fn, *args, **kwargs)
         except BaseException:
-            self._done(concurrent.futures.Future())
+            self._release()
             raise
-        future.add_done_callback(self._done)
+        future.add_done_callback(lambda _f: self._release())
         return future
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:

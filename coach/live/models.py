@@ -179,7 +179,7 @@ class Models:
 
     def quick_transcriber(self) -> Transcriber | None:
         """The live recogniser's model with every core (``cpu_threads`` = the CPUs), for
-        answers heard while the LLM thread is idle, or None: not loaded yet, not needed
+        the talk and answers heard while the LLM thread is idle, or None: not loaded yet, not needed
         (the live one has every core already), or it failed to load. Never waits.
 
         On two cores tiny.en took 0.67 s (p50) for an answer's last 4 s with two threads

@@ -97,8 +97,8 @@ class TalkRecorder:
             every utterance is heard again by it on a thread of its own, for what the
             audience quotes back (:meth:`heard_text`); the report keeps the live words.
         quick: gives, when asked before each utterance, a recogniser of the same model
-            that may use every core (None while the cores are needed elsewhere): an
-            answer's words are ready sooner while nothing else runs.
+            that may use every core (None while the cores are needed elsewhere): the
+            words are ready sooner while nothing else runs.
         """
         import webrtcvad
 
