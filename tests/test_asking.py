@@ -3,6 +3,8 @@ what the talk said (pure functions, no model)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from coach.analysis.asking import (
@@ -435,3 +437,69 @@ def test_a_procedural_step_still_gets_its_next_step_question() -> None:
 def test_a_measure_that_changed_is_still_a_possible_trend() -> None:
     asked = _frames("Over the six months, missed handovers came down to eighteen percent.")
     assert "Is that a trend, or could it be a one-off?" in asked
+
+
+@pytest.mark.parametrize(
+    ("sentence", "said"),
+    [
+        (
+            "I'm here to ask the board for one thing: funding for a mobile clinic van to "
+            "cover the upper valley, starting next winter.",
+            "you're asking the board for funding for a mobile clinic van to cover the upper valley",
+        ),
+        (
+            "So, the ask is a six month trial of a four day week for the studio.",
+            "you're asking for a six month trial of a four day week for the studio",
+        ),
+        (
+            "What I'm asking for today is a three month trial from the first of January, "
+            "which we'd review in March.",
+            "you're asking for a three month trial from the first of January",
+        ),
+        (
+            "I'm asking you to vote to make this a formal claim so we go in with the branch "
+            "behind us.",
+            "you're asking us to vote to make this a formal claim",
+        ),
+        (
+            "I'm asking the board to approve a trial on those eleven routes from the first of "
+            "September to the end of February with a full report back in March.",
+            "you're asking the board to approve a trial on those eleven routes",
+        ),
+    ],
+)
+def test_the_talks_ask_is_said_back_as_a_clause(sentence: str, said: str) -> None:
+    """An ask no clause of the sentence states whole ("for one thing: funding for ...")
+    is said back as the speaker's ask, cut at its first comma or joining word and, when
+    long, at a preposition."""
+    assert said_clause(spoken_numbers(sentence)) == said
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "What we're asking for is simple.",
+        "What we're asking for is pretty simple on paper.",
+        "What I'd like from you today is agreement in principle so we can apply in March.",
+        "What I'm proposing is that whenever a full plot comes free, we split it in two.",
+        "So what I'm asking for is help.",
+        "I'm asking for your vote tonight to go ahead with the purchase.",
+    ],
+)
+def test_an_ask_that_names_nothing_is_not_said_back(sentence: str) -> None:
+    from coach.analysis.asking import ask_clause
+
+    clause = quotable_clause(spoken_numbers(sentence))
+    assert not re.match(r"^(?:i'm|we're|i'd) (?:asking|proposing|like)\b", clause, re.I), clause
+    assert not ask_clause("What we're asking for is simple.")
+
+
+def test_a_money_ask_is_asked_whether_the_figure_is_firm_unless_the_talk_says() -> None:
+    ask = "We're asking the trust for nine hundred thousand dollars to replace the hoists."
+    talk = f"The old hoists are forty years old. {ask} Thank you."
+    fits = [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
+    assert "Is that figure a firm quote, or still an estimate?" in fits
+    assert "Where will that money come from?" not in fits  # asked of whoever gives it
+    quoted = f"The old hoists are forty years old. We have a fixed price from the installer. {ask}"
+    fits = [f.text for c in find_claims(quoted) for f in frames_for(c, quoted)]
+    assert "Is that figure a firm quote, or still an estimate?" not in fits

@@ -221,6 +221,7 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "outlay": re.compile(r"\b(spent|spend|spending) .{0,60}\bon\b", re.I),
+    "ask": re.compile(r"^(?:i'm|i am|we're|we are) (?:asking|requesting)\b", re.I),
     "belief": re.compile(
         r"\b(i|we) (?:think|believe|suspect|reckon)\b.*\b(because|that's why|so)\b", re.I
     ),
@@ -434,6 +435,8 @@ def _second_person(clause: str, talk: str) -> str:
     for w in words:
         core = w.strip(",.;:!?").lower().replace("’", "'")
         swap = _YOU.get(core)
+        if core == "us" and out and out[-1].lower() == "asking":
+            swap = None  # "you're asking us to back it": the audience, not the speaker
         if swap and core != "am":
             w = w.replace(w.strip(",.;:!?"), swap)
         out.append(w)
@@ -518,6 +521,103 @@ def has_unsure(text: str, unsure: frozenset[Unsure]) -> bool:
     return False
 
 
+_ASKER = r"(?P<p>i'm|i am|we're|we are)"
+_ASK_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.I), verb)
+    for pattern, verb in (
+        # "what I'm asking (the association) for (today) is X"
+        (r"\bwhat " + _ASKER + r" (?P<v>asking(?: (?:the|this|our) [\w-]+(?: [\w-]+)?)? for|"
+         r"proposing|recommending|requesting|suggesting)"
+         r"(?: (?:today|tonight|now|this \w+|from (?:the|this) [\w-]+))? is,? (?P<x>.+)", ""),
+        # "I'm here (on behalf of the flood group) to ask the council for X"
+        (r"\b" + _ASKER + r" (?:here )?(?:on behalf of [^,]{3,40}? )?(?:to |going to )?"
+         r"ask(?:ing)?(?P<who> (?:the|this|our) [\w-]+(?: [\w-]+)?| you| council| governors)?"
+         r"(?: tonight| today| now)? (?P<v>for|to) (?P<x>.+)", "asking"),
+        # "my ask is X", "so, the ask is X", "our proposal is that X"
+        (r"\b(?P<p>my|our|the) (?P<n>ask|proposal|recommendation|request)"
+         r"(?: (?:today|tonight|from \w+|to (?:the )?\w+))?,? is(?: this)?,? (?P<x>.+)", ""),
+        # "what I'd like (from you) (tonight) is X"
+        (r"\bwhat (?P<p>i'd|we'd) like(?: from (?:you|the [\w-]+))?(?: (?:today|tonight|now))?"
+         r" is,? (?:for )?(?P<x>.+)", "like"),
+    )
+)  # fmt: skip
+"""Sentences that state the talk's ask ("What I'm asking for is a three-month trial"):
+:func:`ask_clause` says them back as a clause of their own."""
+_ASK_NOUN = {"ask": "asking for", "proposal": "proposing", "recommendation": "recommending",
+             "request": "requesting"}  # fmt: skip
+_ASK_END = re.compile(
+    r"\s*[,;:?]|\s+(?=(?:which|so that|so we|so i|so you|so it|and i|and we|because|since|"
+    r"as (?:a|an|the) (?:first|start)|i want|that's|that is)\b)",
+    re.I,
+)
+_VAGUE_ASK = re.compile(
+    r"^(?:(?:pretty |quite |very |really )?simple\b.*|help|this|that|it|something\b.*|"
+    r"(?:one|two|three|a few) things?|the following|what\b.*|not\b.*|a (?:show|decision)\b.*|"
+    r"option \w+|(?:approval|agreement|support|a vote|a yes|your \w+)"
+    r"(?: (?:today|tonight|now|in principle|and principle))?)$",
+    re.I,
+)
+"""An ask that says nothing by itself ("what we're asking for is simple")."""
+_ASK_WORDS = 14
+"""An ask longer than this is cut at its last preposition that leaves it shorter."""
+_ASK_CUT = frozenset("in on at with from starting plus over by across towards along under "
+                     "during into until through".split())  # fmt: skip
+
+
+def ask_clause(sentence: str) -> str:
+    """The talk's ask in a clause of its own, in the speaker's person, or "" (pure).
+
+    A speaker states what they want in ways no clause of theirs can be quoted whole: "I'm
+    here to ask the board for one thing: funding for a mobile clinic van to cover the
+    upper valley, starting next winter" gives "I'm asking the board for funding for a
+    mobile clinic van to cover the upper valley"; "So, the ask is a six-month trial of a
+    four-day week" gives "we're asking for a six-month trial of a four-day week". The ask
+    stops at the first comma or joining word after it; an ask that names nothing ("what
+    we're asking for is simple") or speaks to the audience ("your department") is "".
+    """
+    text = " ".join(sentence.split())
+    m, verb = next(((m, v) for p, v in _ASK_FORMS if (m := p.search(text))), (None, ""))
+    if m is None:
+        return ""
+    rest = re.sub(r"^(?:one|two|three|a few) things?\W*\s*", "", m.group("x"), flags=re.I)
+    cut = _ASK_END.search(rest)
+    ask = (rest[: cut.start()] if cut else rest).strip(" .!?")
+    words = ask.split()
+    while len(words) > _ASK_WORDS:  # "... a trial on those routes [from September ...]"
+        at = [i for i, w in enumerate(words) if i >= 4 and w.lower() in _ASK_CUT]
+        if not at:
+            return ""
+        words = words[: at[-1]]
+        while words and words[-1].lower() in _ASK_CUT:
+            words.pop()  # "a six-month trial starting [in January]"
+    ask = " ".join(words)
+    if (
+        len(words) < 2
+        or _VAGUE_ASK.match(ask)
+        or re.match(r"^(?:(?:today|tonight|now) )?is\b", ask, re.I)
+        or (words[0].lower() == "that" and (_SUBORDINATE.match(" ".join(words[1:]))
+                                            or not _VERB.search(" ".join(words[2:]))))
+        or words[-1].lower() in _DANGLING
+    ):  # fmt: skip
+        return ""
+    at = text.find(ask, m.start("x"))
+    parsed = syntax.parse(text)
+    if at < 0 or (parsed is not None and not syntax.ends_whole(parsed, at, at + len(ask))):
+        return ""  # "... for forty-five thousand pounds towards an enclosed[, deeper project]"
+    person = m.group("p")
+    if verb == "like":
+        return f"{person} like {ask}"
+    if "n" in m.groupdict():  # "my ask is": the speaker's own words have no verb
+        speaker = "I'm" if person.lower() == "my" else "we're"
+        return f"{speaker} {_ASK_NOUN[m.group('n').lower()]} {ask}"
+    if verb == "asking":
+        who = (m.group("who") or "").strip()
+        if who.lower() == "you":  # "I'm asking you to back it": said back, "us"
+            who = "us" if m.group("v").lower() == "to" else ""
+        return " ".join(x for x in (person, "asking", who, m.group("v"), ask) if x)
+    return f"{person} {m.group('v')} {ask}"
+
+
 @functools.lru_cache(maxsize=512)
 def quotable_clause(
     sentence: str, *, max_words: int = 17, min_words: int = 5,
@@ -540,6 +640,17 @@ def quotable_clause(
     claim asks for the clause it would quote.
     """
     text = " ".join(sentence.split()).rstrip(".!?")
+    ask = ask_clause(text)
+    if (
+        ask
+        and min_words <= len(ask.split()) <= max_words + 3
+        and not _GARBLED.search(ask)
+        and not re.search(r"\b(you|your|yours|yourselves)\b", ask, re.I)
+        and not (unsure and has_unsure(ask, unsure))
+        and not unknown_words(ask)
+        and not _ASIDE.search(ask)
+    ):
+        return ask  # the talk's ask: what a listener most wants to question
     parsed = syntax.parse(text)
     if parsed is not None and (stray := syntax.stray_would(parsed)):
         for start, end in reversed(stray):
@@ -805,7 +916,10 @@ FRAMES: tuple[Frame, ...] = (
        r"made up of|(?:dollars|pounds|euros|rupees|shillings|pesos|rand)(?: worth)? of\b)",
        near=1, avoid="future estimate quoted"),
     _f("cost", "money costword", "Where will that money come from?", _FUNDED, near=-1,
-       avoid="result change spent"),
+       avoid="result change spent ask"),
+    _f("cost", "money ask", "Is that figure a firm quote, or still an estimate?",
+       r"\b(quote[sd]?|tender|invoice|fixed price|estimate[sd]?|bids?)\b", near=-1,
+       avoid="spent"),
     # next steps
     _f("next_steps", "plan", "Who has to approve it, and when?", _DECIDER, near=-1, avoid="step"),
     _f("next_steps", "future date", "What could delay that?",

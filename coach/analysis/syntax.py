@@ -127,6 +127,13 @@ def whole_clause(parse: Parse, start: int, end: int) -> bool:
         return False
     if not any(tokens[j].dep in _SUBJECT and tokens[j].head == heads[0] for j in inside):
         return False
+    return not _needs_outside(tokens, inside, before=True)
+
+
+def _needs_outside(tokens: tuple[Token, ...], inside: set[int], *, before: bool) -> bool:
+    """Whether a word of ``inside`` needs a word of its sentence left outside: after it
+    (an object, the rest of a noun phrase, a coordinated noun) or, with ``before``, before
+    it (a subject, the start of a noun phrase)."""
     lo, hi = min(inside), max(inside)
     stops = [j for j, t in enumerate(tokens) if t.text in _SENTENCE_END]
     first = max((j for j in stops if j < lo), default=-1)  # the quote's own sentence only:
@@ -139,10 +146,18 @@ def whole_clause(parse: Parse, start: int, end: int) -> bool:
         if j > hi and (
             t.dep in _NEEDED_AFTER or (t.dep == "conj" and tokens[t.head].pos in _NOMINAL)
         ):
-            return False
-        if j < lo and t.dep in _NEEDED_BEFORE:
-            return False
-    return True
+            return True
+        if before and j < lo and t.dep in _NEEDED_BEFORE:
+            return True
+    return False
+
+
+def ends_whole(parse: Parse, start: int, end: int) -> bool:
+    """Whether ``parse.text[start:end]`` leaves nothing it needs after it in its sentence:
+    "for forty-five thousand pounds towards an enclosed[, deeper project]" does not (pure;
+    what comes before it is not looked at)."""
+    inside = _inside(parse.tokens, start, end)
+    return bool(inside) and not _needs_outside(parse.tokens, inside, before=False)
 
 
 def stray_would(parse: Parse) -> list[tuple[int, int]]:
