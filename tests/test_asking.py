@@ -503,3 +503,24 @@ def test_a_money_ask_is_asked_whether_the_figure_is_firm_unless_the_talk_says() 
     quoted = f"The old hoists are forty years old. We have a fixed price from the installer. {ask}"
     fits = [f.text for c in find_claims(quoted) for f in frames_for(c, quoted)]
     assert "Is that figure a firm quote, or still an estimate?" not in fits
+
+
+def test_a_share_of_a_sum_just_named_is_not_measured() -> None:
+    talk = (
+        "The whole project comes to forty thousand dollars. "
+        "About sixty percent of that is the dryers themselves. Thank you."
+    )
+    fits = [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
+    assert "How was that measured?" not in fits
+    shares = "We counted every van for six weeks. About sixty percent of them were late."
+    assert "How was that measured?" not in [
+        f.text for c in find_claims(shares) for f in frames_for(c, shares)
+    ]  # counted: the talk says how (the rule above is about money, not every share)
+
+
+def test_what_people_said_is_not_asked_how_it_was_measured() -> None:
+    talk = (
+        "Carers told us about missed visits. Sixty-eight percent said it happens at least weekly."
+    )
+    fits = [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
+    assert "How was that measured?" not in fits

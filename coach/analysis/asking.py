@@ -843,7 +843,9 @@ _MEASURED = (
     r"\b(counted|count|logged|log|recorded|records|surveyed|survey|measured|timed|tracked|"
     r"compared|comparing|asked|phoned|interviewed|sampled|sample|data|register|audit|"
     r"sensor|readings?|spreadsheet|system shows|by hand|stopwatch|clock|gauges?|"
-    r"control(?:led)? for|looking only at|(?:days|weeks|months) (?:before|after) (?:the|we|it)|"
+    r"control(?:led)? for|looking only at|(?:percent|out of \w+|most|half) (?:of (?:them|those|"
+    r"respondents|people|staff|members|parents|customers) )?(?:said|told us|reported|answered)|"
+    r"(?:days|weeks|months) (?:before|after) (?:the|we|it)|"
     r"before and after)"
 )
 _FUNDED = (
@@ -979,6 +981,14 @@ _PROPOSED = re.compile(
 )
 """Words that make a clause a proposal whoever its subject is ("the council should ...")."""
 
+_SHARE_OF_IT = re.compile(
+    r"\b(?:percent|half|a third|two-thirds|a quarter|most|much|the rest|the bulk) of "
+    r"(?:that|it|this|those|the (?:total|budget|cost|money|grant|sum))\b",
+    re.I,
+)
+"""A share of something said just before ("about sixty percent of that is the dryers"):
+a share of a sum of money when the sentence before names one, not a measurement."""
+
 _MEASURED_FACETS = frozenset({"tally", "result", "change", "shift", "period", "metric"})
 """Facets of something that happened and was counted or measured."""
 
@@ -1039,6 +1049,10 @@ def frames_for(
     before = " ".join(sentences[max(0, claim.index - 2) : claim.index])
     if "change" in found and FACET_PATTERNS["intervention"].search(before):
         found |= {"intervention"}  # "We caged half the feeders. Visits fell by half."
+    if _SHARE_OF_IT.search(clause) and FACET_PATTERNS["money"].search(
+        sentences[claim.index - 1] if claim.index else ""
+    ):
+        found |= {"money"}  # "The budget is ... dollars. Sixty percent of that is the dryers."
     out = []
     for frame in FRAMES:
         if kind is not None and frame.kind != kind:
