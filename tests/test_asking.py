@@ -448,6 +448,11 @@ def test_a_measure_that_changed_is_still_a_possible_trend() -> None:
             "you're asking the board for funding for a mobile clinic van to cover the upper valley",
         ),
         (
+            "So the ask is to extend the same arrangement to the pick team from the start of "
+            "next quarter as another six month trial.",
+            "you're asking to extend the same arrangement to the pick team",
+        ),
+        (
             "So, the ask is a six month trial of a four day week for the studio.",
             "you're asking for a six month trial of a four day week for the studio",
         ),

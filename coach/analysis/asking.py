@@ -359,12 +359,17 @@ _DANGLING = frozenset(
 )
 """Words a whole clause does not end on: it goes on after them ("a customer comes in and
 buys")."""
-_GARBLED = re.compile(
-    r"\b(?:will|'ll|would|can|could|should|must|to) (?:the|a|an|of|and)\b|\b(\w+) \1\b|"
-    r"\b(?:the|a|an) (?:the|a|an|of|to|and|is|are|was|were)\b",
-    re.I,
+_SLIPS = (
+    r"\b(\w+) \1\b|\b(?:the|a|an) (?:the|a|an|of|to|and|is|are|was|were)\b|"
+    r"\b(?:will|'ll|would|can|could|should|must{to}) (?:the|a|an|of|and)\b"
 )
-"""Word sequences no speaker says ("we'll the plan"): a recogniser's slip, not quoted."""
+_GARBLED = re.compile(_SLIPS.format(to="|to"), re.I)
+"""Word sequences no speaker says ("we'll the plan"): a recogniser's slip, not quoted. A
+clause with "to the" is not quoted either: it is mostly a step ("you'll bring the full
+detail to the board in November"), not a claim to question."""
+_GARBLED_ASK = re.compile(_SLIPS.format(to=""), re.I)
+""":data:`_GARBLED` for the talk's ask, which may say "to the" ("extend the same
+arrangement to the pick team")."""
 _INTRO_THEN_SUBJECT = re.compile(
     r"^(?:in|on|at|by|over|during|after|before|since|for|from|last|this)\b[^,]{0,40}?\s"
     r"(?:we|i|they|there|it|our \w+)(?:'ve|'re|'d|'ll)?\s(?:\w+ed|been|had|have|has|were|was|"
@@ -609,7 +614,10 @@ def ask_clause(sentence: str) -> str:
         return f"{person} like {ask}"
     if "n" in m.groupdict():  # "my ask is": the speaker's own words have no verb
         speaker = "I'm" if person.lower() == "my" else "we're"
-        return f"{speaker} {_ASK_NOUN[m.group('n').lower()]} {ask}"
+        noun = _ASK_NOUN[m.group("n").lower()]
+        if words[0].lower() == "to":  # "the ask is to extend it": asking to, not for
+            noun = noun.removesuffix(" for")
+        return f"{speaker} {noun} {ask}"
     if verb == "asking":
         who = (m.group("who") or "").strip()
         if who.lower() == "you":  # "I'm asking you to back it": said back, "us"
@@ -644,7 +652,7 @@ def quotable_clause(
     if (
         ask
         and min_words <= len(ask.split()) <= max_words + 3
-        and not _GARBLED.search(ask)
+        and not _GARBLED_ASK.search(ask)
         and not re.search(r"\b(you|your|yours|yourselves)\b", ask, re.I)
         and not (unsure and has_unsure(ask, unsure))
         and not unknown_words(ask)
