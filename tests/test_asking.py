@@ -529,3 +529,26 @@ def test_what_people_said_is_not_asked_how_it_was_measured() -> None:
     )
     fits = [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
     assert "How was that measured?" not in fits
+
+
+def test_what_the_speaker_had_done_is_no_plan() -> None:
+    """A "we'd" before a past participle is "we had": a result, not something proposed."""
+    assert "plan" not in facets("we'd also lost about two thousand nine hundred containers")
+    assert "plan" in facets("we'd only run it when there's an order with a deadline")
+
+
+def test_a_story_told_in_the_past_gets_no_plan_questions() -> None:
+    talk = (
+        "The generator died at seven, with ninety guests due. "
+        "Second, my head cook, mama tote. we had two gas burners in the van for emergencies "
+        "and we set them up at the back and started rotating the pots to keep the food hot. "
+        "Everyone ate."
+    )  # as tiny.en heard it: the sentence runs on, and the clause quoted is the second
+    fits = [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
+    assert "Are there any side effects you're worried about?" not in fits
+    assert "What will you measure to know whether it's working?" not in fits
+
+
+def test_the_speakers_us_is_not_said_back_as_you_you() -> None:
+    assert not said_clause("This year we want us to have proper numbers on every truck.")
+    assert said_clause("For winter, we're proposing we add two Saturday pottery sections.")

@@ -109,7 +109,9 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"(?:run|start|do|try) (?:a|the) pilot|pilot (?:it|this|that)|launch(?:ing)?|"
         r"make (?:it|the .{1,30}) permanent|roll(?:ing)? out|"
         r"starting|introduce|switch to|move to|trial (?:of|for|starting)|keep (?:the|it)|"
-        r"let's|we would|we'd|start with|try it|trial it|we trial)\b",
+        r"let's|we would|we'd(?! (?:also |already |just |never |only |since )?(?:\w+ed|lost|"
+        r"been|had|done|seen|got|gone|made|taken|spent|sold|begun|found|kept|left|paid|"
+        r"told|won|given|bought|brought|thought)\b)|start with|try it|trial it|we trial)\b",
         re.I,
     ),
     "study": re.compile(
@@ -756,7 +758,10 @@ def said_clause(
     """:func:`quotable_clause` turned to the second person ("we cut the wait by a third"
     -> "you cut the wait by a third"), or ""."""
     part = quotable_clause(sentence, max_words=max_words, min_words=min_words, unsure=unsure)
-    return _second_person(part, talk) if part else ""
+    said = _second_person(part, talk) if part else ""
+    if re.search(r"\byou(?:'re|'d|'ll|'ve)? \w+ you to\b", said, re.I):
+        return ""  # "we want us to have proper numbers": "you want you to have" is no English
+    return said
 
 
 # -- the speaker's script ------------------------------------------------------------------------
@@ -1006,6 +1011,8 @@ def _parsed_facets(found: frozenset[str], clause: str, parsed: syntax.Parse) -> 
     teller = syntax.told_past(parsed)
     if teller:
         found |= {"story", "own_story"} if teller == "i" else {"story"}
+        if not re.search(r"\b(will|'ll|would|'d|going to|gonna|next|plan\w*)\b", clause.lower()):
+            found -= {"plan"}  # "I started rotating the pots to keep the food hot": told
     if syntax.would_have(parsed):
         found -= _MEASURED_FACETS  # "we'd have had her open by half-past": it did not happen
     timeless = FACET_PATTERNS["unit"].sub(" ", clause.lower())  # "half an hour later": when
