@@ -453,6 +453,11 @@ def test_a_measure_that_changed_is_still_a_possible_trend() -> None:
             "you're asking to extend the same arrangement to the pick team",
         ),
         (
+            "What I'm asking for tonight is thirty-eight thousand pounds for next financial year "
+            "and the committee's approval to make the coordinator post permanent.",
+            "you're asking for thirty-eight thousand pounds for next financial year",
+        ),
+        (
             "So, the ask is a six month trial of a four day week for the studio.",
             "you're asking for a six month trial of a four day week for the studio",
         ),
@@ -505,6 +510,7 @@ def test_a_money_ask_is_asked_whether_the_figure_is_firm_unless_the_talk_says() 
     fits = [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
     assert "Is that figure a firm quote, or still an estimate?" in fits
     assert "Where will that money come from?" not in fits  # asked of whoever gives it
+    assert "Are there any side effects you're worried about?" not in fits  # of a sum?
     quoted = f"The old hoists are forty years old. We have a fixed price from the installer. {ask}"
     fits = [f.text for c in find_claims(quoted) for f in frames_for(c, quoted)]
     assert "Is that figure a firm quote, or still an estimate?" not in fits

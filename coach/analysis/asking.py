@@ -589,6 +589,11 @@ def ask_clause(sentence: str) -> str:
     rest = re.sub(r"^(?:one|two|three|a few) things?\W*\s*", "", m.group("x"), flags=re.I)
     cut = _ASK_END.search(rest)
     ask = (rest[: cut.start()] if cut else rest).strip(" .!?")
+    # "thirty-eight thousand pounds for next year [and the committee's approval to ...]":
+    # the first of two things asked for, cut where the second begins
+    second = re.search(r"\s+and (?:the|a|an|our|my|their|its|also)\b", ask, re.I)
+    if second and len(ask[: second.start()].split()) >= 4:
+        ask = ask[: second.start()]
     words = ask.split()
     while len(words) > _ASK_WORDS:  # "... a trial on those routes [from September ...]"
         at = [i for i, w in enumerate(words) if i >= 4 and w.lower() in _ASK_CUT]
@@ -609,7 +614,8 @@ def ask_clause(sentence: str) -> str:
         return ""
     at = text.find(ask, m.start("x"))
     parsed = syntax.parse(text)
-    if at < 0 or (parsed is not None and not syntax.ends_whole(parsed, at, at + len(ask))):
+    whole = second is not None or parsed is None or syntax.ends_whole(parsed, at, at + len(ask))
+    if at < 0 or not whole:
         return ""  # "... for forty-five thousand pounds towards an enclosed[, deeper project]"
     person = m.group("p")
     if verb == "like":
@@ -925,7 +931,7 @@ FRAMES: tuple[Frame, ...] = (
     # cost or side effect
     _f("cost", "plan", "Are there any side effects you're worried about?",
        r"\b(side effects?|downsides?|drawbacks?|trade-?offs?|the risk|risks|worry|"
-       r"concern)", near=-1, avoid="decision step"),
+       r"concern)", near=-1, avoid="decision step sum_asked"),
     _f("cost", "money spent", "What did most of that money go on?",
        r"\b(mostly|most of (?:it|that)|went on|goes on|breaks? down|of which|split between|"
        r"made up of|(?:dollars|pounds|euros|rupees|shillings|pesos|rand)(?: worth)? of\b)",
@@ -1064,6 +1070,8 @@ def frames_for(
     before = " ".join(sentences[max(0, claim.index - 2) : claim.index])
     if "change" in found and FACET_PATTERNS["intervention"].search(before):
         found |= {"intervention"}  # "We caged half the feeders. Visits fell by half."
+    if {"ask", "money"} <= found and not re.search(r"\bto (?!the\b|a\b|an\b)\w+", clause):
+        found |= {"sum_asked"}  # "asking for thirty-eight thousand pounds": no side effects
     if _SHARE_OF_IT.search(clause) and FACET_PATTERNS["money"].search(
         sentences[claim.index - 1] if claim.index else ""
     ):
