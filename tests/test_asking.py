@@ -510,8 +510,9 @@ def test_a_money_ask_is_asked_whether_the_figure_is_firm_unless_the_talk_says() 
     fits = [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
     assert "Is that figure a firm quote, or still an estimate?" in fits
     assert "Where will that money come from?" not in fits  # asked of whoever gives it
-    sum_only = "The hoists are forty years old. We're asking the trust for nine hundred thousand."
-    sum_only = sum_only.replace("thousand.", "thousand dollars.")
+    sum_only = (
+        "The hoists are forty years old. We're asking the trust for nine hundred thousand dollars."
+    )
     fits_sum = [f.text for c in find_claims(sum_only) for f in frames_for(c, sum_only)]
     assert "Are there any side effects you're worried about?" not in fits_sum  # of a sum?
     assert "Are there any side effects you're worried about?" in fits  # of replacing them
