@@ -563,3 +563,29 @@ def test_a_story_told_in_the_past_gets_no_plan_questions() -> None:
 def test_the_speakers_us_is_not_said_back_as_you_you() -> None:
     assert not said_clause("This year we want us to have proper numbers on every truck.")
     assert said_clause("For winter, we're proposing we add two Saturday pottery sections.")
+
+
+def test_thanking_someone_is_not_quoted() -> None:
+    assert not quotable_clause("We want to thank the community health agents especially.")
+
+
+def test_a_change_is_tied_to_something_done_only_when_something_was_done() -> None:
+    """ "Could something else have caused that change?" needs something done before it."""
+    market = (
+        "If the price falls hard between the day we pay you and the day we sell, we lose. "
+        "In the bad year of twenty nineteen, the price fell around thirty percent in a few months."
+    )
+    fits = [f.text for c in find_claims(market) for f in frames_for(c, market)]
+    assert "Could something else have caused that change?" not in fits  # "when": a time
+    clients = (
+        "We asked retailers to check the flat number at checkout. "
+        "Two big clients did it and their failure rate went from about seven percent to under four."
+    )
+    fits = [f.text for c in find_claims(clients) for f in frames_for(c, clients)]
+    assert "Could something else have caused that change?" in fits
+    cut = (
+        "Just to remind you what we changed at under-fourteens. "
+        "We cut the number of competitive fixtures from about eighteen to twelve."
+    )
+    fits = [f.text for c in find_claims(cut) for f in frames_for(c, cut)]
+    assert "Could something else have caused that change?" not in fits  # the thing done

@@ -418,7 +418,7 @@ _ASIDE = re.compile(
     r"^(?:he|she|they|management|people|someone) (?:said|says|will say|told|tells)|"
     r"end of (?:the|tonight's|today's) meeting|this is (?:really )?(?:a|an|the|my|our) "
     r"(?:report|update|proposal)|"
-    r"any questions|thank you|thanks for|"
+    r"any questions|thank you|thanks for|thank (?:the|our|my|all|every|them|him|her)|"
     r"let's (?:start|begin|get|turn|move|look|talk|go|take|kick|dive|jump|wrap)|"
     r"out of the way|start with (?:the|a) (?:bit|part|hard|good|bad)|let (?:me|you) |"
     r"get ahead of|report back|come back to (?:you|this)|update you|"
@@ -568,7 +568,7 @@ _VAGUE_ASK = re.compile(
 _ASK_WORDS = 14
 """An ask longer than this is cut at its last preposition that leaves it shorter."""
 _ASK_CUT = frozenset("in on at with from starting plus over by across towards along under "
-                     "during into until through".split())  # fmt: skip
+                     "during into until through for".split())  # fmt: skip
 
 
 def ask_clause(sentence: str) -> str:
@@ -1000,6 +1000,25 @@ _PROPOSED = re.compile(
 )
 """Words that make a clause a proposal whoever its subject is ("the council should ...")."""
 
+_DONE_BEFORE = re.compile(
+    r"\b(trial(?:led)?|pilot(?:ed)?|introduced|switched|tried|started|installed|launched|"
+    r"brought in|put in|caged|fitted|moved (?:to|their|the)|the new|(?:after|since|once) "
+    r"(?:we|they) |(?<!what )(?<!how )(?<!why )did (?:it|that|this)|changed|adopted|"
+    r"rolled out)\b",
+    re.I,
+)
+"""Something done, said just before a change ("We caged half the feeders. Visits fell by
+half."): the change may be its result. Not "when the day we pay you ...": a time, not a
+thing done."""
+
+_DONE_HERE = re.compile(
+    r"\b(did (?:it|that|this)|(?:we|they) (?:started|introduced|switched|tried|installed|"
+    r"launched|adopted|brought in|rolled out))\b",
+    re.I,
+)
+"""The same in the change's own sentence ("Two big clients did it and their failure rate
+went from seven percent to under four")."""
+
 _SHARE_OF_IT = re.compile(
     r"\b(?:percent|half|a third|two-thirds|a quarter|most|much|the rest|the bulk) of "
     r"(?:that|it|this|those|the (?:total|budget|cost|money|grant|sum))\b",
@@ -1034,6 +1053,7 @@ def _parsed_facets(found: frozenset[str], clause: str, parsed: syntax.Parse) -> 
     doer = syntax.done_by_someone(parsed)
     if doer:
         found -= {"shift"}  # "we moved training to half past five": a decision, no trend
+        found |= {"done"}
         if doer in ("they", "he", "she"):
             found -= {"change"}  # "they cut the base price": their decision, no result
     if syntax.negated(parsed):
@@ -1068,7 +1088,11 @@ def frames_for(
         found = _parsed_facets(found, clause, parsed)
     sentences = _spoken_sentences(transcript)
     before = " ".join(sentences[max(0, claim.index - 2) : claim.index])
-    if "change" in found and FACET_PATTERNS["intervention"].search(before):
+    if (
+        "change" in found
+        and "done" not in found  # "we cut the fixtures from eighteen to twelve": the thing done
+        and (_DONE_BEFORE.search(before) or _DONE_HERE.search(claim.text))
+    ):
         found |= {"intervention"}  # "We caged half the feeders. Visits fell by half."
     if {"ask", "money"} <= found and not re.search(r"\bto (?!the\b|a\b|an\b)\w+", clause):
         found |= {"sum_asked"}  # "asking for thirty-eight thousand pounds": no side effects

@@ -420,7 +420,8 @@ _FILLED = re.compile(r"(?:,\s*)?(?<![\w'])(?:um+|uh+|er+m?|ah+|hm+|mm+)\b,?\s*",
 
 _FILLER_SENTENCE = re.compile(
     r"^(thank|thanks|good (?:morning|afternoon|evening)|hello|hi\b|welcome|my name|"
-    r"today i|today we|in this talk|i'm going to talk|i am going to talk|i'll talk|"
+    r"today (?:i|we)(?!(?:'m| am|'re| are) (?:here to )?(?:ask|propos|request|recommend))|"
+    r"in this talk|i'm going to talk|i am going to talk|i'll talk|"
     r"let me (?:start|begin|tell)|so,? that's|that's all|any questions|questions\?)",
     re.I,
 )
