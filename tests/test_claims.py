@@ -140,3 +140,8 @@ def test_amounts_are_not_times_and_dates_are_said_as_dates(heard: str, said: str
 )  # fmt: skip
 def test_currency_written_before_the_number_is_said_after_it(heard: str, said: str) -> None:
     assert spoken_numbers(heard) == said
+
+
+def test_an_ask_opened_with_today_is_a_claim_not_the_talks_announcement() -> None:
+    assert find_claims("Today I'm asking the assembly to vote on a change to our payment rules.")
+    assert not find_claims("Today I'm going to talk about our payment rules and the change.")
