@@ -589,3 +589,30 @@ def test_a_change_is_tied_to_something_done_only_when_something_was_done() -> No
     )
     fits = [f.text for c in find_claims(cut) for f in frames_for(c, cut)]
     assert "Could something else have caused that change?" not in fits  # the thing done
+
+
+@pytest.mark.parametrize(
+    ("talk", "said"),
+    [
+        (
+            "So here's what I'm asking. Approve the project in principle today.",
+            "you're asking us to approve the project in principle today",
+        ),
+        (
+            "So my ask is this. Fund six loggers for both warehouses at four hundred pounds each.",
+            "you're asking us to fund six loggers for both warehouses at four hundred pounds each",
+        ),
+        (
+            "So what are we actually asking for? A fitted out van, which we've been quoted at "
+            "about one hundred sixty thousand dollars.",
+            "you're asking for a fitted out van",
+        ),
+        ("What I'm proposing is this. From the next main harvest, we pay sixty percent.", ""),
+    ],
+)
+def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
+    talk: str, said: str
+) -> None:
+    claims = find_claims(talk)
+    quotes = [said_clause(c.text, talk=talk) for c in claims]
+    assert (said in quotes) if said else not any(q.startswith("you're proposing") for q in quotes)

@@ -419,6 +419,7 @@ _ASIDE = re.compile(
     r"end of (?:the|tonight's|today's) meeting|this is (?:really )?(?:a|an|the|my|our) "
     r"(?:report|update|proposal)|"
     r"any questions|thank you|thanks for|thank (?:the|our|my|all|every|them|him|her)|"
+    r"(?:proposing|asking(?: for)?) is (?:this|simple)|ask is this|here's what|"
     r"let's (?:start|begin|get|turn|move|look|talk|go|take|kick|dive|jump|wrap)|"
     r"out of the way|start with (?:the|a) (?:bit|part|hard|good|bad)|let (?:me|you) |"
     r"get ahead of|report back|come back to (?:you|this)|update you|"
@@ -535,14 +536,23 @@ _ASK_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # "what I'm asking (the association) for (today) is X"
         (r"\bwhat " + _ASKER + r" (?P<v>asking(?: (?:the|this|our) [\w-]+(?: [\w-]+)?)? for|"
          r"proposing|recommending|requesting|suggesting)"
-         r"(?: (?:today|tonight|now|this \w+|from (?:the|this) [\w-]+))? is,? (?P<x>.+)", ""),
+         r"(?: (?:today|tonight|now|this \w+|from (?:the|this) [\w-]+))? is,? "
+         r"(?P<x>(?!(?:this|simple)\W*:).+)", ""),
         # "I'm here (on behalf of the flood group) to ask the council for X"
         (r"\b" + _ASKER + r" (?:here )?(?:on behalf of [^,]{3,40}? )?(?:to |going to )?"
          r"ask(?:ing)?(?P<who> (?:the|this|our) [\w-]+(?: [\w-]+)?| you| council| governors)?"
          r"(?: tonight| today| now)? (?P<v>for|to) (?P<x>.+)", "asking"),
         # "my ask is X", "so, the ask is X", "our proposal is that X"
         (r"\b(?P<p>my|our|the) (?P<n>ask|proposal|recommendation|request)"
-         r"(?: (?:today|tonight|from \w+|to (?:the )?\w+))?,? is(?: this)?,? (?P<x>.+)", ""),
+         r"(?: (?:today|tonight|from \w+|to (?:the )?\w+))?,? is(?: this)?[,:]? "
+         r"(?P<x>(?!this\b).+)", ""),
+        # "So my ask is this: approve the project in principle today." (two sentences, read
+        # as one by claims.find_claims)
+        (r"^(?:so,? |and |now,? |okay,? |right,? )?(?:(?:here's|here is|this is) (?:(?:the|my|"
+         r"our) ask|what (?P<p>i'm|we're|i am|we are) (?P<v>asking(?: for)?|proposing|"
+         r"recommending))|(?:my|our|the) ask is this|what (?P<p2>i'm|we're|i am|we are) "
+         r"(?P<v2>proposing) is (?:this|simple)|what (?:are|am) (?:we|i) (?:actually )?asking "
+         r"for):\s+(?P<x>.+)", "announced"),
         # "what I'd like (from you) (tonight) is X"
         (r"\bwhat (?P<p>i'd|we'd) like(?: from (?:you|the [\w-]+))?(?: (?:today|tonight|now))?"
          r" is,? (?:for )?(?P<x>.+)", "like"),
@@ -595,6 +605,7 @@ def ask_clause(sentence: str) -> str:
     if second and len(ask[: second.start()].split()) >= 4:
         ask = ask[: second.start()]
     words = ask.split()
+    trimmed = cut is not None or second is not None or len(words) > _ASK_WORDS
     while len(words) > _ASK_WORDS:  # "... a trial on those routes [from September ...]"
         at = [i for i, w in enumerate(words) if i >= 4 and w.lower() in _ASK_CUT]
         if not at:
@@ -609,7 +620,7 @@ def ask_clause(sentence: str) -> str:
         or re.match(r"^(?:(?:today|tonight|now) )?is\b", ask, re.I)
         or (words[0].lower() == "that" and (_SUBORDINATE.match(" ".join(words[1:]))
                                             or not _VERB.search(" ".join(words[2:]))))
-        or words[-1].lower() in _DANGLING
+        or (trimmed and words[-1].lower() in _DANGLING)  # "... pounds each." ends the sentence
     ):  # fmt: skip
         return ""
     at = text.find(ask, m.start("x"))
@@ -618,6 +629,8 @@ def ask_clause(sentence: str) -> str:
     if at < 0 or not whole:
         return ""  # "... for forty-five thousand pounds towards an enclosed[, deeper project]"
     person = m.group("p")
+    if verb == "announced":
+        return _announced_ask(m, ask)
     if verb == "like":
         return f"{person} like {ask}"
     if "n" in m.groupdict():  # "my ask is": the speaker's own words have no verb
@@ -625,6 +638,8 @@ def ask_clause(sentence: str) -> str:
         noun = _ASK_NOUN[m.group("n").lower()]
         if words[0].lower() == "to":  # "the ask is to extend it": asking to, not for
             noun = noun.removesuffix(" for")
+        if words[0].lower() in _IMPERATIVE:  # "my ask is this: fund six loggers"
+            return f"{speaker} asking us to {ask[:1].lower()}{ask[1:]}"
         return f"{speaker} {noun} {ask}"
     if verb == "asking":
         who = (m.group("who") or "").strip()
@@ -632,6 +647,31 @@ def ask_clause(sentence: str) -> str:
             who = "us" if m.group("v").lower() == "to" else ""
         return " ".join(x for x in (person, "asking", who, m.group("v"), ask) if x)
     return f"{person} {m.group('v')} {ask}"
+
+
+_IMPERATIVE = frozenset(
+    "approve fund back support agree give let allow vote endorse extend keep make put "
+    "commit sign grant release take".split()
+)
+"""Verbs an ask given as an instruction starts with ("Approve the project today.")."""
+
+
+def _announced_ask(m: re.Match[str], ask: str) -> str:
+    """An ask said in the sentence after its announcement, as the speaker's clause: an
+    instruction is asked of "us", a thing is asked for; a clause of its own ("We'd add an
+    extended session") is quoted as it stands, not here."""
+    first = ask.split()[0].lower()
+    if first in ("i", "we", "i'd", "we'd", "i'll", "we'll", "i'm", "we're", "it", "it's"):
+        return ""
+    if _SUBORDINATE.match(ask):
+        return ""  # "What I'm proposing is this. From the next main harvest, ...": no thing
+    person = m.group("p") or m.group("p2") or "we're"
+    verb = (m.group("v") or m.group("v2") or "asking for").lower()
+    if first in _IMPERATIVE:
+        return f"{person} asking us to {ask[:1].lower()}{ask[1:]}"
+    if verb.startswith("asking"):
+        verb = "asking for"
+    return f"{person} {verb} {ask}"
 
 
 @functools.lru_cache(maxsize=512)

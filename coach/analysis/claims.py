@@ -478,6 +478,19 @@ def talk_sentences(transcript: str) -> list[str]:
     return prose_sentences(" ".join(transcript.split()))
 
 
+ANNOUNCED_ASK = re.compile(
+    r"^(?:so,? |and |now,? |okay,? |right,? )?(?:"
+    r"(?:here's|here is|this is) (?:the ask|my ask|our ask|what (?:i'm|we're|i am|we are) "
+    r"(?:asking(?: for)?|proposing|recommending))|"
+    r"(?:my|our|the) ask is this|"
+    r"what (?:i'm|we're|i am|we are) proposing is (?:this|simple)|"
+    r"what (?:are|am) (?:we|i) (?:actually )?asking for)\W*$",
+    re.I,
+)
+"""A sentence that only announces the ask ("So my ask is this."): the next sentence says
+it, and is read with it."""
+
+
 def find_claims(transcript: str, *, min_words: int = 6) -> list[Claim]:
     """The claims of a talk, in order of appearance (pure).
 
@@ -487,17 +500,21 @@ def find_claims(transcript: str, *, min_words: int = 6) -> list[Claim]:
     nor is a sentence shorter than ``min_words`` words.
     """
     claims: list[Claim] = []
-    for i, sentence in enumerate(talk_sentences(transcript)):
+    sentences = talk_sentences(transcript)
+    for i, sentence in enumerate(sentences):
         said = _FILLED.sub(" ", spoken_numbers(sentence)).strip()
         said = re.sub(r"\s+([,.?!])", r"\1", " ".join(said.split()))
         said = said[:1].upper() + said[1:]
+        announced = i > 0 and ANNOUNCED_ASK.match(sentences[i - 1].strip())
+        if announced:  # "So my ask is this. Approve the project in principle today."
+            said = f"{sentences[i - 1].strip().rstrip('.:?!')}: {said[:1].lower()}{said[1:]}"
         words = tokens(said)
         if len(words) < min_words or _FILLER_SENTENCE.match(said) or said.endswith("?"):
             continue
-        types = []
+        types = ["proposal"] if announced else []
         if any(w in _NUMBER_WORDS for w in words) or re.search(r"\d", sentence):
             types.append("figure")
-        types.extend(t for t, pattern in _CUES.items() if pattern.search(said))
+        types.extend(t for t, pattern in _CUES.items() if pattern.search(said) and t not in types)
         if not types:
             continue
         weight = min(2.5, sum(_KIND_WEIGHT[t] for t in types)) + min(len(words), 30) / 60
