@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from coach.analysis import syntax
 from coach.analysis.answers import content_stems
-from coach.analysis.claims import Claim, spoken_numbers, talk_sentences
+from coach.analysis.claims import ANNOUNCEMENT, Claim, spoken_numbers, talk_sentences
 from coach.analysis.lexicon import unknown_words
 from coach.analysis.ranking import QuestionRanker, default_ranker, question_features
 from coach.text import STOP_WORDS
@@ -430,6 +430,8 @@ _ASIDE = re.compile(
     r"the ask (?:is|today|tonight))\b",
     re.I,
 )
+_AUDIENCE = re.compile(r"\b(you|your|yours|yourselves)\b", re.I)
+"""Words for the audience: a clause with one speaks to the listeners, and is not quoted."""
 _OPENING_PRONOUN = re.compile(r"^(it|this|that|they|these|those|there|he|she)\b", re.I)
 
 
@@ -548,11 +550,7 @@ _ASK_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
          r"(?P<x>(?!this\b).+)", ""),
         # "So my ask is this: approve the project in principle today." (two sentences, read
         # as one by claims.find_claims)
-        (r"^(?:so,? |and |now,? |okay,? |right,? )?(?:(?:here's|here is|this is) (?:(?:the|my|"
-         r"our) ask|what (?P<p>i'm|we're|i am|we are) (?P<v>asking(?: for)?|proposing|"
-         r"recommending))|(?:my|our|the) ask is this|what (?P<p2>i'm|we're|i am|we are) "
-         r"(?P<v2>proposing) is (?:this|simple)|what (?:are|am) (?:we|i) (?:actually )?asking "
-         r"for):\s+(?P<x>.+)", "announced"),
+        (ANNOUNCEMENT + r":\s+(?P<x>.+)", "announced"),
         # "what I'd like (from you) (tonight) is X"
         (r"\bwhat (?P<p>i'd|we'd) like(?: from (?:you|the [\w-]+))?(?: (?:today|tonight|now))?"
          r" is,? (?:for )?(?P<x>.+)", "like"),
@@ -701,7 +699,7 @@ def quotable_clause(
         ask
         and min_words <= len(ask.split()) <= max_words + 3
         and not _GARBLED_ASK.search(ask)
-        and not re.search(r"\b(you|your|yours|yourselves)\b", ask, re.I)
+        and not _AUDIENCE.search(ask)
         and not (unsure and has_unsure(ask, unsure))
         and not unknown_words(ask)
         and not _ASIDE.search(ask)
@@ -769,7 +767,7 @@ def quotable_clause(
                 continue  # "ten children, that's roughly nine hundred pounds"
             if i and _APPOSITIVE.match(part) and "," in part:
                 continue  # "that is two hundred forty students, gets ...": an aside, cut
-            if re.search(r"\b(you|your|yours|yourselves)\b", part, re.I):
+            if _AUDIENCE.search(part):
                 continue
             if FACET_PATTERNS["conditional"].search(part):
                 continue  # "if it's not carrying twenty people a night, we'll say": a condition

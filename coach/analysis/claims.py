@@ -478,17 +478,19 @@ def talk_sentences(transcript: str) -> list[str]:
     return prose_sentences(" ".join(transcript.split()))
 
 
-ANNOUNCED_ASK = re.compile(
+ANNOUNCEMENT = (
     r"^(?:so,? |and |now,? |okay,? |right,? )?(?:"
-    r"(?:here's|here is|this is) (?:the ask|my ask|our ask|what (?:i'm|we're|i am|we are) "
-    r"(?:asking(?: for)?|proposing|recommending))|"
+    r"(?:here's|here is|this is) (?:(?:the|my|our) ask|what (?P<p>i'm|we're|i am|we are) "
+    r"(?P<v>asking(?: for)?|proposing|recommending))|"
     r"(?:my|our|the) ask is this|"
-    r"what (?:i'm|we're|i am|we are) proposing is (?:this|simple)|"
-    r"what (?:are|am) (?:we|i) (?:actually )?asking for)\W*$",
-    re.I,
+    r"what (?P<p2>i'm|we're|i am|we are) (?P<v2>proposing) is (?:this|simple)|"
+    r"what (?:are|am) (?:we|i) (?:actually )?asking for)"
 )
-"""A sentence that only announces the ask ("So my ask is this."): the next sentence says
-it, and is read with it."""
+"""The words of a sentence that only announces the ask ("So my ask is this."), with who
+asks (``p``/``p2``) and how (``v``/``v2``) where it says."""
+ANNOUNCED_ASK = re.compile(ANNOUNCEMENT + r"\W*$", re.I)
+"""A sentence that only announces the ask: the next sentence says it, and
+:func:`find_claims` reads the two as one, joined by ": "."""
 
 
 def find_claims(transcript: str, *, min_words: int = 6) -> list[Claim]:
