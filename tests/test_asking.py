@@ -113,15 +113,16 @@ def test_a_measured_change_gets_evidence_and_method_questions() -> None:
 
 def test_a_question_the_talk_answers_is_not_asked() -> None:
     claim = _claim("I propose")
-    # the talk gives the cost: "what would it cost" is not asked, a side effect is
+    # the talk gives the cost: "what would it cost" is not asked
     cost = [q for _lead, q in grounded_questions(claim, "cost", TALK)]
     assert "What would it cost, and who would pay for it?" not in cost
-    told = TALK + " The leadership team decides on Friday."
-    approve = [q for _lead, q in grounded_questions(claim, "next_steps", told)]
-    assert "Who has to approve it, and when?" not in approve
-    assert "Who has to approve it, and when?" in [
-        q for _lead, q in grounded_questions(claim, "next_steps", TALK)
-    ]
+    # the talk names its risk: "any side effects?" is not asked; without it, it is
+    side = "Are there any side effects you're worried about?"
+    assert side not in cost
+    unsaid = TALK.replace(
+        "The risk is that complicated billing questions don't fit well into chat. ", ""
+    )
+    assert side in [q for _lead, q in grounded_questions(claim, "cost", unsaid)]
 
 
 def test_a_price_is_not_measured() -> None:
@@ -379,16 +380,6 @@ def test_a_proposal_cut_before_what_it_proposes_is_not_quoted() -> None:
 
 def test_a_reason_for_ones_own_choice_is_not_asked_how_it_caused_it() -> None:
     assert "motive" in facets("We did not do a satisfaction survey, partly because of time.")
-
-
-def test_the_panel_being_addressed_is_who_approves() -> None:
-    talk = (
-        "Thank you, panel. We're asking this fund for 180,000 dollars towards our own "
-        "needle punch line. So I propose that we buy the line in March and double output."
-    )
-    claim = next(c for c in find_claims(talk) if "propose" in c.text)
-    asked = [q for kind in ASK_KINDS for _l, q in grounded_questions(claim, kind, talk)]
-    assert "Who has to approve it, and when?" not in asked
 
 
 def _frames(sentence: str) -> list[str]:

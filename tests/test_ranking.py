@@ -86,7 +86,7 @@ def _ranker_preferring(frame: str, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_audience_asks_its_likeliest_question_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    later = "Would you expect the same result somewhere else?"  # not the curious one's first
+    later = "How was that measured?"  # not the curious one's first
     _ranker_preferring(later, monkeypatch)
     audience = Audience(None, TALK, AudienceOptions(persona="curious", wording="grounded"))
     first = audience.next_question(optional=True)

@@ -910,10 +910,6 @@ _FUNDED = (
     r"sponsor|offered|from (?:fares|fees|tickets?)|comes back|recover|pays for itself|"
     r"savings?|absorb)"
 )
-_DECIDER = (
-    r"\b(vote|approv|decide|decision|sign off|agree|committee|council|board|leadership|"
-    r"panel|trustees|governors|investors|this fund)"
-)
 _CHECKING = (
     r"\b(share the (?:numbers|results|data)|publish|report back|"
     r"(?:we|i)(?:'ll|'d| will| would| can| could)? (?:then |also |just )?(?:measure|track|count|"
@@ -958,14 +954,6 @@ FRAMES: tuple[Frame, ...] = (
        r"\b(objections?|concerns?|worr(?:y|ies|ied)|risks?|critics|push ?back|"
        r"(?:people|some of you|colleagues|parents|staff|members) (?:will )?(?:say|worry|ask))",
        near=-1, avoid="step"),
-    _f("objection", "study", "Why would that result carry over to our situation?",
-       r"\b(similar to (?:ours|us|here)|just like (?:ours|us|here)|same (?:size|kind))",
-       near=0, avoid="future"),
-    # transfer: does it hold elsewhere
-    _f("transfer", "change intervention", "Would you expect the same result somewhere else?",
-       None, avoid="estimate future money"),
-    _f("transfer", "study", "Would you expect the same result somewhere else?",
-       None, avoid="estimate future money"),
     # cost or side effect
     _f("cost", "plan", "Are there any side effects you're worried about?",
        r"\b(side effects?|downsides?|drawbacks?|trade-?offs?|the risk|risks|worry|"
@@ -980,7 +968,6 @@ FRAMES: tuple[Frame, ...] = (
        r"\b(quote[sd]?|tender|invoice|fixed price|estimate[sd]?|bids?)\b", near=-1,
        avoid="spent"),
     # next steps
-    _f("next_steps", "plan", "Who has to approve it, and when?", _DECIDER, near=-1, avoid="step"),
     _f("next_steps", "future date", "What could delay that?",
        r"\b(delay|slip|behind schedule|on track)", near=-1, avoid="money"),
     # an example
