@@ -467,6 +467,11 @@ def test_a_measure_that_changed_is_still_a_possible_trend() -> None:
             "September to the end of February with a full report back in March.",
             "you're asking the board to approve a trial on those eleven routes",
         ),
+        (  # the parser reads "child" as a second object of "fund"
+            "I'm here to ask the committee to fund a two-year program of free swimming "
+            "lessons for every year five and six child in our state schools.",
+            "you're asking the committee to fund a two-year program of free swimming lessons",
+        ),
     ],
 )
 def test_the_talks_ask_is_said_back_as_a_clause(sentence: str, said: str) -> None:

@@ -143,6 +143,9 @@ def _needs_outside(tokens: tuple[Token, ...], inside: set[int], *, before: bool)
             continue
         if t.dep in ("ccomp", "xcomp") and _has_object(tokens, t.head, inside):
             continue  # "we've got fourteen teams ... [we couldn't run]": a run-on, attached
+        if t.dep == "dobj" and _has_object(tokens, t.head, inside):
+            continue  # "fund a programme of lessons for every year five and six [child]":
+            # a verb has one direct object, a second is the parser's misreading
         if j > hi and (
             t.dep in _NEEDED_AFTER or (t.dep == "conj" and tokens[t.head].pos in _NOMINAL)
         ):
