@@ -182,6 +182,27 @@ def test_a_quote_for_work_not_done_is_not_money_spent() -> None:
     assert "What did most of that money go on?" not in _asks(claim, "cost", talk)
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "In the end the stock was overstated by 64,000 pounds.",
+        "He still tells us the fare was forty cents.",
+        "Last year the residents association raised 1,200 pounds.",
+    ],
+)
+def test_a_sum_nobody_paid_out_is_not_asked_what_it_went_on(sentence: str) -> None:
+    talk = f"Good evening. {sentence} Thank you."
+    for claim in find_claims(talk):
+        assert "What did most of that money go on?" not in _asks(claim, "cost", talk)
+
+
+def test_the_talks_own_plan_is_no_claim() -> None:
+    """How the speaker will go about the talk is not a plan to ask side effects of."""
+    assert quotable_clause("I'm going to start with a room rather than a number.") == ""
+    assert quotable_clause("I'll start with the good news from the first six months.") == ""
+    assert quotable_clause("We're going to start with two pilot schools in September.")
+
+
 def test_a_time_of_day_is_no_figure_to_compare() -> None:
     talk = "First, returns get booked back in before 2200, every night, no exceptions."
     assert "figure" not in facets(spoken_numbers(talk))

@@ -223,6 +223,10 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "outlay": re.compile(r"\b(spent|spend|spending) .{0,60}\bon\b", re.I),
+    "paid_out": re.compile(
+        r"\b(spent|spend(?:ing)?|cost|costs|costing|paid|bought|invested|bills?|the spend)\b",
+        re.I,
+    ),
     "ask": re.compile(r"^(?:i'm|i am|we're|we are) (?:asking|requesting)\b", re.I),
     "belief": re.compile(
         r"\b(i|we) (?:think|believe|suspect|reckon)\b.*\b(because|that's why|so)\b", re.I
@@ -422,6 +426,8 @@ _ASIDE = re.compile(
     r"(?:proposing|asking(?: for)?) is (?:this|simple)|ask is this|here's what|"
     r"let's (?:start|begin|get|turn|move|look|talk|go|take|kick|dive|jump|wrap)|"
     r"out of the way|start with (?:the|a) (?:bit|part|hard|good|bad)|let (?:me|you) |"
+    r"(?:i'm|i am) going to (?:start|begin|open|finish|end|close) (?:with|by|on)|"
+    r"i'll (?:start|begin|finish|end|close) (?:with|by|on)|"
     r"get ahead of|report back|come back to (?:you|this)|update you|"
     r"let (?:the \w+(?: shift| team| crew)?|everyone|you all|people) (?:go|get) (?:home|back)|"
     r"(?:spend|take) (?:a few|a couple of|\w+) minutes|let's say|"
@@ -958,7 +964,7 @@ FRAMES: tuple[Frame, ...] = (
     _f("cost", "plan", "Are there any side effects you're worried about?",
        r"\b(side effects?|downsides?|drawbacks?|trade-?offs?|the risk|risks|worry|"
        r"concern)", near=-1, avoid="decision step sum_asked"),
-    _f("cost", "money spent", "What did most of that money go on?",
+    _f("cost", "money spent paid_out", "What did most of that money go on?",
        r"\b(mostly|most of (?:it|that)|went on|goes on|breaks? down|of which|split between|"
        r"made up of|(?:dollars|pounds|euros|rupees|shillings|pesos|rand)(?: worth)? of\b)",
        near=1, avoid="future estimate quoted"),
