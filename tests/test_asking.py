@@ -66,6 +66,9 @@ def test_quotable_clause_is_a_whole_clause(sentence: str, clause: str) -> None:
     [
         "When from sixty-one percent to seventy-four percent over the term.",  # no main clause
         "Next, we'll the plan to the park board in April.",  # words no speaker says
+        "Every three decibels is roughly a in the sound energy.",  # an article, no noun
+        "Last week we had seventeenth.",  # "seventeen" heard as an ordinal
+        "In June we had third or four dishes on the specials board.",
         "So you can check our figures yourselves.",  # speaks to the audience
         "It does, for a season.",  # leans on the sentence before
     ],

@@ -367,6 +367,9 @@ _DANGLING = frozenset(
 buys")."""
 _SLIPS = (
     r"\b(\w+) \1\b|\b(?:the|a|an) (?:the|a|an|of|to|and|is|are|was|were)\b|"
+    r"\b(?:the|a|an) (?:in|on|at|for|from|with|by|but|or)(?![\w'-])|"
+    r"\b(?:had|have|has|got) (?:about |around |roughly |nearly )?(?:first|second|third|"
+    r"fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\w+teenth|\w+tieth)\b|"
     r"\b(?:will|'ll|would|can|could|should|must{to}) (?:the|a|an|of|and)\b"
 )
 _GARBLED = re.compile(_SLIPS.format(to="|to"), re.I)
