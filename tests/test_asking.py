@@ -199,11 +199,25 @@ def test_a_sum_nobody_paid_out_is_not_asked_what_it_went_on(sentence: str) -> No
         assert "What did most of that money go on?" not in _asks(claim, "cost", talk)
 
 
+def test_a_sum_refunded_is_paid_out() -> None:
+    talk = "Good evening. We refunded most of them, around 4,200 euros in total. Thank you."
+    claim = next(c for c in find_claims(talk) if "refunded" in c.text)
+    assert "What did most of that money go on?" in _asks(claim, "cost", talk)
+
+
+def test_all_of_a_number_named_before_is_no_count_to_compare() -> None:
+    talk = "Good evening. The sensors flagged 87 homes. Our surveyors visited all 87."
+    claim = next(c for c in find_claims(talk) if "visited" in c.text)
+    assert "Is that more or less than usual?" not in _asks(claim, "evidence", talk)
+
+
 def test_the_talks_own_plan_is_no_claim() -> None:
     """How the speaker will go about the talk is not a plan to ask side effects of."""
     assert quotable_clause("I'm going to start with a room rather than a number.") == ""
     assert quotable_clause("I'll start with the good news from the first six months.") == ""
     assert quotable_clause("We're going to start with two pilot schools in September.")
+    said = "That leaves a gap of about seventy-four thousand, which I'll be honest."
+    assert quotable_clause(said) == "That leaves a gap of about seventy-four thousand"
 
 
 def test_a_time_of_day_is_no_figure_to_compare() -> None:

@@ -224,7 +224,8 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "outlay": re.compile(r"\b(spent|spend|spending) .{0,60}\bon\b", re.I),
     "paid_out": re.compile(
-        r"\b(spent|spend(?:ing)?|cost|costs|costing|paid|bought|invested|bills?|the spend)\b",
+        r"\b(spent|spend(?:ing)?|cost|costs|costing|paid|bought|invested|refund(?:ed|s)?|"
+        r"bills?|the spend)\b",
         re.I,
     ),
     "ask": re.compile(r"^(?:i'm|i am|we're|we are) (?:asking|requesting)\b", re.I),
@@ -283,6 +284,10 @@ def facets(text: str) -> frozenset[str]:
         found.add("figure")
     if "tally" in found and "unit" in found:
         found.discard("tally")  # "had six gigs of RAM", "joined two years ago": no count
+    if "tally" in found and not re.search(
+        rf"\b{_NUMBER}", re.sub(rf"\ball (?:of )?(?:the |those |them )?{_NUMBER}[\w-]*", " ", low)
+    ):
+        found.discard("tally")  # "the surveyors visited all eighty-seven": the ones named before
     if (
         has_figure
         and not re.search(rf"\b{_NUMBER}", FACET_PATTERNS["unit"].sub(" ", low))
@@ -419,6 +424,7 @@ _ASIDE = re.compile(
     r"here to (?:talk|tell|share|present|update)|"
     r"(?:i'm|i am|we're|we are) here (?:about|for)|the other thing|"
     r"(?:want|like|have) to be (?:upfront|honest|clear|straight|frank)|"
+    r"(?:i|we|you)(?:'ll| will) be (?:upfront|honest|straight|frank)|"
     r"want to (?:talk|share|tell|give|take|start)|"
     r"vote on it|(?:vote|voting) by (?:a )?show of hands|questions first|circulate|"
     r"let you know|want to (?:report|update|explain|present|walk|pitch)|"
