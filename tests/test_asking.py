@@ -15,11 +15,13 @@ from coach.analysis.asking import (
     frames_for,
     grounded_questions,
     has_unsure,
+    put_forward,
     quotable_clause,
     said_clause,
     scripted,
     unsure_set,
     unsure_words,
+    whole_proposal_questions,
 )
 from coach.analysis.claims import ASK_KINDS, find_claims, spoken_numbers
 
@@ -650,3 +652,44 @@ def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
     claims = find_claims(talk)
     quotes = [said_clause(c.text, talk=talk) for c in claims]
     assert (said in quotes) if said else not any(q.startswith("you're proposing") for q in quotes)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "what"),
+    [
+        ("So here's my ask: I'd like approval for two things.", "what you're asking for"),
+        ("So what I'm proposing as a one-season trial.", "your proposal"),  # "is", misheard
+        ("We're recommending that nighttime minimums be added as a trigger.",
+         "your recommendation"),
+        ("I'd like the board's approval to go ahead in March.", "what you're asking for"),
+    ],
+)  # fmt: skip
+def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str) -> None:
+    talk = f"Good evening. Our pump fails twice a year. {sentence} Thank you."
+    assert put_forward(talk) == (2, what)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "So I'd like to propose a toast to Morag.",
+        "I'm asking you to imagine a Tuesday in January.",
+        "The council proposed a new bus lane last year.",  # not the speaker's
+        "We're not proposing any change tonight.",
+        "I was asking myself why it kept failing.",
+    ],
+)
+def test_what_is_not_put_forward(sentence: str) -> None:
+    assert put_forward(f"Good evening. {sentence} Thank you.") is None
+
+
+def test_whole_proposal_questions_leave_out_what_the_talk_answers() -> None:
+    talk = "Good evening. So here's my ask: fund two more vans. Thank you."
+    asked = whole_proposal_questions(talk, ("cost",))
+    assert [k for k, _q in asked] == ["cost", "objection", "next_steps"]
+    assert (
+        asked[1][1] == "What do you see as the strongest argument against what you're asking for?"
+    )
+    told = talk.replace("Thank you.", "I know the objections: the cost, and the risk to staff.")
+    assert [k for k, _q in whole_proposal_questions(told)] == ["next_steps"]
+    assert whole_proposal_questions("Good evening. The vans were late twice. Thank you.") == []

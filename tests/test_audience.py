@@ -303,6 +303,34 @@ def test_no_question_at_all_when_none_fits() -> None:
     assert audience.next_question() is not None  # a question that is not optional: plain
 
 
+def test_a_proposal_no_clause_can_say_back_is_still_asked_about() -> None:
+    talk = ("Good evening. Our compressors lose a third of their air through leaks. "
+            "So here's my ask: I'd like approval for two things. First, a leak repair "
+            "programme. Second, one new compressor. Thank you.")  # fmt: skip
+    sceptic = Audience(None, talk, AudienceOptions(persona="skeptical", wording="grounded"))
+    asked = list(sceptic.questions(3))
+    assert [q.spoken_text for q in asked] == [
+        "Let me push back a little. What do you see as the strongest argument against what "
+        "you're asking for?"
+    ]
+    assert asked[0].ask_kind == "objection" and "my ask" in asked[0].focus
+    curious = Audience(None, talk, AudienceOptions(persona="curious", wording="grounded"))
+    assert [q.text for q in curious.questions(3)] == [
+        "If it's approved, what could still hold it up?"
+    ]
+    # a talk that puts nothing forward still has no question
+    report = talk.replace("So here's my ask: I'd like approval for two things. ", "")
+    assert list(Audience(None, report, AudienceOptions(wording="grounded")).questions(3)) == []
+
+
+def test_a_quoted_question_comes_before_any_about_the_whole_proposal() -> None:
+    talk = ("Good evening. Last year we spent 47,000 pounds on printing across the three "
+            "floors. So here's my ask: I'd like approval for two things. Thank you.")  # fmt: skip
+    asked = list(Audience(None, talk, AudienceOptions(wording="grounded")).questions(3))
+    assert asked and asked[0].lead_in.startswith("You said ")
+    assert all("asking for" not in q.text for q in asked)
+
+
 def test_unsure_words_steer_the_quote_to_another_claim() -> None:
     talk = (
         "Last year we spent 47,000 pounds on printing across the three floors. "

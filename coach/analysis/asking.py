@@ -1163,6 +1163,74 @@ def frames_for(
     return out
 
 
+_PUTS_FORWARD = re.compile(
+    r"\b(?:(?:i|we)(?:'m| am|'re| are) (?:here (?:today |tonight )?to )?"
+    r"(?P<a>propos|recommend|ask|request)\w*|(?:i|we) (?P<b>propose|recommend)\b|"
+    r"(?:my|our) (?P<c>ask|proposal|recommendation|request)\b|"
+    r"(?:i|we)(?:'d| would) like (?:your |the \w+'s |you to give )?(?P<d>approval)\b)",
+    re.I,
+)
+"""The speaker putting something forward: "what I'm proposing", "so here's my ask", "I'd
+like approval for ..."; said in the present, by the speaker."""
+_NOT_PUT_FORWARD = re.compile(
+    r"\b(?:propos\w* a toast|(?:ask|asking) (?:you|everyone|all of you|myself|ourselves|"
+    r"yourselves) to (?:imagine|think|picture|remember|consider|bear|keep|look|raise|join|"
+    r"stand|close)|asking for your (?:patience|time|attention|indulgence)|"
+    r"(?:ask|asking) (?:myself|ourselves|yourselves|around)\b)",
+    re.I,
+)
+"""Not a proposal: a toast, a request to imagine something, a question to oneself."""
+_PUT_FORWARD_NOUN = {"propos": "your proposal", "recommend": "your recommendation"}
+WHOLE_PROPOSAL_QUESTIONS: dict[str, tuple[str, str]] = {
+    "objection": ("What do you see as the strongest argument against {what}?",
+                  "What do you see as the strongest argument against it?"),
+    "cost": ("If this goes ahead, are there any side effects you're worried about?",
+             "Are there any side effects you're worried about?"),
+    "next_steps": ("If it's approved, what could still hold it up?", "What could delay that?"),
+}  # fmt: skip
+"""Questions about what the talk proposes as a whole, by kind: (question, the frame whose
+:attr:`Frame.answered` tells that the talk answers it, anywhere in the talk)."""
+
+
+def put_forward(transcript: str) -> tuple[int, str] | None:
+    """(index, words for it) of the first sentence in which the speaker puts forward a
+    proposal or an ask ("So here's my ask: I'd like approval for two things." -> "what
+    you're asking for"), or None (pure)."""
+    for i, sentence in enumerate(_spoken_sentences(transcript)):
+        m = _PUTS_FORWARD.search(sentence)
+        if m and not _NOT_PUT_FORWARD.search(sentence):
+            verb = next(v for v in m.groups() if v).lower()
+            return i, next(
+                (noun for stem, noun in _PUT_FORWARD_NOUN.items() if verb.startswith(stem)),
+                "what you're asking for",
+            )
+    return None
+
+
+def whole_proposal_questions(transcript: str, kinds: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """(kind, question) about the talk's proposal as a whole, none quoted ("What do you see
+    as the strongest argument against your proposal?"), in the order of ``kinds`` then
+    the rest, leaving out any the talk answers anywhere (its objections, its risks, its
+    timetable's risks); [] when the talk puts nothing forward (pure).
+
+    For a talk whose ask no clause can say back (misheard, garbled, spread over
+    sentences), so a proposal is not met with "I have no questions"."""
+    found = put_forward(transcript)
+    if found is None:
+        return []
+    talk = " ".join(_spoken_sentences(transcript))
+    answered = {f.text: f.answered for f in FRAMES}
+    order = [k for k in kinds if k in WHOLE_PROPOSAL_QUESTIONS]
+    order += [k for k in WHOLE_PROPOSAL_QUESTIONS if k not in order]
+    out = []
+    for kind in order:
+        question, frame = WHOLE_PROPOSAL_QUESTIONS[kind]
+        pattern = answered[frame]
+        if pattern is None or not pattern.search(talk):
+            out.append((kind, question.format(what=found[1])))
+    return out
+
+
 def kind_probabilities(
     claim: Claim, transcript: str, *, asked: Iterable[str] = (),
     unsure: frozenset[Unsure] = frozenset(), ranker: QuestionRanker | None = None,
