@@ -826,8 +826,8 @@ class Audience:
         if made is not None:
             self.candidates.append((plan, made))
             return made
-        if self.llm is None:
-            return None
+        if self.llm is None or grounded:
+            return None  # worded from the talk: no model's question in its place (as measured)
         record = _last(self._generate(plan, asked=asked, cancel=self.stop_preparing))
         self._note_time(record)
         if record.source != "llm":

@@ -425,6 +425,22 @@ def _prepared(persona: str = "curious") -> Audience:
     return audience
 
 
+def test_a_model_words_no_question_for_the_grounded_audience_during_the_talk() -> None:
+    """Worded from the talk (the default), a point no frame fits gets no question from the
+    model in its place: live, as on the bench, the audience asks what it can quote."""
+    llm = ScriptedLlm(["What was the compression rate in your power bill?"] * 4)
+    talk = [
+        "Good morning.", "Compressed air is about 28 percent of our power bill.",
+        "After dust extraction it is the biggest user in this building.", "Thank you.",
+    ]  # fmt: skip
+    audience = Audience(llm, "", AudienceOptions(wording="grounded"))  # type: ignore[arg-type]
+    for i in range(2, len(talk) + 1):
+        assert audience.prepare(" ".join(talk[:i])) is None
+    assert llm.prompts == [] and audience.candidates == []
+    worded = Audience(llm, "", AudienceOptions(wording="llm"))  # type: ignore[arg-type]
+    assert worded.prepare(" ".join(talk)) is not None  # the model's wording: its own
+
+
 def test_the_first_question_begins_before_the_last_words_and_is_asked_whole() -> None:
     audience = _prepared()
     begun = audience.take_early()
