@@ -41,6 +41,7 @@ def questions() -> str:
     ]
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
     order = {
+        "sealed32": -29,
         "sealed31": -28,
         "sealed30": -27,
         "sealed29": -26,
