@@ -953,6 +953,8 @@ class Audience:
         claim = next((c for c in self.claims if c.text == plan.claim.text), None)
         if claim is None:
             return False
+        if q.source == "grounded" and asking.is_tribute(self.transcript):
+            return False  # its last words raised a glass: no question of it
         if q.source == "grounded" and not any(
             text == q.text for _lead, text, _p in asking.ranked_questions(
                 claim, plan.kind, self.transcript, unsure=self._unsure_for(claim))
@@ -1145,6 +1147,8 @@ class Audience:
         """Whether the next new question is worded from the talk."""
         if self._early is not None:
             return True
+        if self.options.wording == "grounded" and asking.is_tribute(self.transcript):
+            return False  # a toast or a farewell: its listeners raise a glass
         if self.candidates and not self.heard:
             return True
         plans = self._plan(1, self.planned)

@@ -15,6 +15,7 @@ from coach.analysis.asking import (
     frames_for,
     grounded_questions,
     has_unsure,
+    is_tribute,
     put_forward,
     quotable_clause,
     said_clause,
@@ -693,3 +694,32 @@ def test_whole_proposal_questions_leave_out_what_the_talk_answers() -> None:
     told = talk.replace("Thank you.", "I know the objections: the cost, and the risk to staff.")
     assert [k for k, _q in whole_proposal_questions(told)] == ["next_steps"]
     assert whole_proposal_questions("Good evening. The vans were late twice. Thank you.") == []
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        "So would you all stand and raise whatever you've got in your glass.",
+        "Please, everyone, race your glasses to Frank.",  # "raise", as tiny.en heard it
+        "We hope retirement brings you plenty of fishing.",
+        "To Jimmy.",
+    ],
+)
+def test_a_toast_is_known_by_its_ending(ending: str) -> None:
+    talk = f"Frank started here in 1987. He fixed every press we ever had. {ending}"
+    assert is_tribute(talk)
+
+
+def test_a_proposal_signed_off_warmly_is_no_toast() -> None:
+    talk = "We ask for two more evenings. Thank you and God bless you. To conclude, vote yes."
+    assert not is_tribute(talk)
+    assert not is_tribute("Our pump fails twice a year. To Jimmy we owe the fix, in part.")
+
+
+def test_what_the_money_bought_answers_what_it_went_on() -> None:
+    talk = ("The cost was 31,200 pounds, all from the grant, which works out at about 14 "
+            "pounds a lobster. Thank you.")  # fmt: skip
+    claim = find_claims(talk)[0]
+    assert "What did most of that money go on?" not in _asks(claim, "cost", talk)
+    monthly = "Our compute bill was about 9,400 dollars a month. Thank you."
+    assert "What did most of that money go on?" in _asks(find_claims(monthly)[0], "cost", monthly)

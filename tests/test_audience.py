@@ -331,6 +331,16 @@ def test_a_quoted_question_comes_before_any_about_the_whole_proposal() -> None:
     assert all("asking for" not in q.text for q in asked)
 
 
+def test_a_toast_is_not_questioned() -> None:
+    toast = ("Frank started here in 1987. Last year the team had eleven breakdowns on line "
+             "two. So would you all stand and raise your glasses to Frank.")  # fmt: skip
+    for persona in ("curious", "skeptical"):
+        audience = Audience(None, toast, AudienceOptions(persona=persona, wording="grounded"))
+        assert list(audience.questions(3)) == []
+    speech = toast.replace(" So would you all stand and raise your glasses to Frank.", "")
+    assert list(Audience(None, speech, AudienceOptions(wording="grounded")).questions(3))
+
+
 def test_unsure_words_steer_the_quote_to_another_claim() -> None:
     talk = (
         "Last year we spent 47,000 pounds on printing across the three floors. "

@@ -975,6 +975,9 @@ FRAMES: tuple[Frame, ...] = (
        r"concern)", near=-1, avoid="decision step sum_asked"),
     _f("cost", "money spent paid_out", "What did most of that money go on?",
        r"\b(mostly|most of (?:it|that)|went on|goes on|breaks? down|of which|split between|"
+       r"bought|paid for|works out (?:at|to)|"
+       r"(?:pounds|dollars|euros|pence|cents|rand) (?:each|(?:a|an|per) (?!(?:month|year|"
+       r"week|day|night|fortnight|quarter|term|season|hour)\b)\w)|"
        r"made up of|(?:dollars|pounds|euros|rupees|shillings|pesos|rand)(?: worth)? of\b)",
        near=1, avoid="future estimate quoted"),
     _f("cost", "money costword", "Where will that money come from?", _FUNDED, near=-1,
@@ -1161,6 +1164,29 @@ def frames_for(
                                         template=frame.text)  # fmt: skip
         out.append(frame)
     return out
+
+
+_TRIBUTE = re.compile(
+    r"\b(?:(?:raise|race|lift|charge)\w* (?:your|a|whatever|our|their)\b[^.]{0,40}"
+    r"\b(?:glass|holding|drinking)|(?:get|grab|fill) your glasses|glasses (?:up|please)|"
+    r"propose a toast|a toast to|join me in (?:a toast|raising|wishing|thanking)|"
+    r"happy retirement|enjoy (?:your|her|his) retirement|retirement brings|rest well|"
+    r"we(?:'ll| will) (?:all )?miss (?:you|him|her)|rest in peace|"
+    r"celebrate (?:the|her|his) life|here's to (?:you|him|her|the happy))",
+    re.I,
+)
+"""A toast, a farewell or a eulogy: its listeners raise a glass, they do not question it
+(blind reviewers accepted 6 of 24 verdicts on questions after tributes, rounds aa-al).
+Tiny.en's "race your glasses" is heard as it is said."""
+
+
+def is_tribute(transcript: str) -> bool:
+    """Whether the talk is a toast, a farewell or a eulogy (pure): it raises a glass,
+    wishes a happy retirement, or ends on "To Jimmy."."""
+    if _TRIBUTE.search(transcript):
+        return True
+    sentences = talk_sentences(transcript)
+    return bool(sentences) and re.fullmatch(r"To [A-Z][\w' -]{1,30}[.!]", sentences[-1]) is not None
 
 
 _PUTS_FORWARD = re.compile(
