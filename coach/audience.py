@@ -861,6 +861,8 @@ class Audience:
         """The question worded from the talk for a plan, or None when no frame fits."""
         if self.options.wording != "grounded":
             return None
+        if asking.is_tribute(self.transcript):
+            return None  # a toast or a farewell: its listeners raise a glass
         started = time.monotonic()
         if plan is self._whole:
             return self._whole_question(plan, asked, started)

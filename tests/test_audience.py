@@ -341,6 +341,25 @@ def test_a_toast_is_not_questioned() -> None:
     assert list(Audience(None, speech, AudienceOptions(wording="grounded")).questions(3))
 
 
+def test_a_question_begun_before_a_toasts_last_words_asks_only_for_more() -> None:
+    from coach.audience import EARLY_FALLBACK
+
+    talk = [
+        "Frank started here in 1987.",
+        "Over the six months, missed handovers came down to eighteen percent.",
+        "He fixed every one of them himself.", "So please raise your glasses to Frank.",
+    ]  # fmt: skip
+    audience = Audience(None, "", AudienceOptions(wording="grounded"))
+    for i in range(2, len(talk) + 1):
+        audience.prepare(" ".join(talk[:i]))
+    begun = audience.take_early()
+    assert begun is not None and begun.lead_in.startswith("You said ")
+    audience.update(" ".join(talk))
+    asked = audience.next_question(optional=True)
+    assert asked is not None and asked.text == EARLY_FALLBACK
+    assert audience.next_question(optional=True) is None
+
+
 def test_unsure_words_steer_the_quote_to_another_claim() -> None:
     talk = (
         "Last year we spent 47,000 pounds on printing across the three floors. "
