@@ -694,6 +694,11 @@ def test_whole_proposal_questions_leave_out_what_the_talk_answers() -> None:
     told = talk.replace("Thank you.", "I know the objections: the cost, and the risk to staff.")
     assert [k for k, _q in whole_proposal_questions(told)] == ["next_steps"]
     assert whole_proposal_questions("Good evening. The vans were late twice. Thank you.") == []
+    # the talk names its problems in its own words: no "any side effects?"
+    honest = talk.replace("Thank you.", "I have to be honest about the problems. Thank you.")
+    assert "cost" not in [k for k, _q in whole_proposal_questions(honest)]
+    bigger = talk.replace("Thank you.", "The bigger problem is drying in the rainy season.")
+    assert "cost" not in [k for k, _q in whole_proposal_questions(bigger)]
 
 
 @pytest.mark.parametrize(

@@ -972,7 +972,9 @@ FRAMES: tuple[Frame, ...] = (
     # cost or side effect
     _f("cost", "plan", "Are there any side effects you're worried about?",
        r"\b(side effects?|downsides?|drawbacks?|trade-?offs?|the risk|risks|worry|"
-       r"concern)", near=-1, avoid="decision step sum_asked"),
+       r"concern|(?:honest|upfront|frank|clear) about (?:the )?problems|"
+       r"the (?:bigger|biggest|main|other) problem (?:is|will be))", near=-1,
+       avoid="decision step sum_asked"),
     _f("cost", "money spent paid_out", "What did most of that money go on?",
        r"\b(mostly|most of (?:it|that)|went on|goes on|breaks? down|of which|split between|"
        r"bought|paid for|works out (?:at|to)|"
