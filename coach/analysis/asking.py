@@ -1178,13 +1178,16 @@ _TRIBUTE = re.compile(
     re.I,
 )
 """A toast, a farewell or a eulogy: its listeners raise a glass, they do not question it
-(blind reviewers accepted 6 of 24 verdicts on questions after tributes, rounds aa-al).
+(blind reviewers accepted 7 of 24 verdicts on questions after the talks it flags, rounds
+aa-al).
 Tiny.en's "race your glasses" is heard as it is said."""
 
 
+@functools.lru_cache(maxsize=8)
 def is_tribute(transcript: str) -> bool:
     """Whether the talk is a toast, a farewell or a eulogy (pure): it raises a glass,
-    wishes a happy retirement, or ends on "To Jimmy."."""
+    wishes a happy retirement, or ends on "To Jimmy.". Cached: the audience asks before
+    every question it words, prepared or asked."""
     if _TRIBUTE.search(transcript):
         return True
     sentences = talk_sentences(transcript)
@@ -1220,10 +1223,12 @@ WHOLE_PROPOSAL_QUESTIONS: dict[str, tuple[str, str]] = {
 :attr:`Frame.answered` tells that the talk answers it, anywhere in the talk)."""
 
 
+@functools.lru_cache(maxsize=8)
 def put_forward(transcript: str) -> tuple[int, str] | None:
     """(index, words for it) of the first sentence in which the speaker puts forward a
     proposal or an ask ("So here's my ask: I'd like approval for two things." -> "what
-    you're asking for"), or None (pure)."""
+    you're asking for"), or None (pure; cached: the whole-proposal questions and the
+    audience's plan both ask)."""
     for i, sentence in enumerate(_spoken_sentences(transcript)):
         m = _PUTS_FORWARD.search(sentence)
         if m and not _NOT_PUT_FORWARD.search(sentence):
