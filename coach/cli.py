@@ -550,6 +550,11 @@ def _run_session(session, history):  # type: ignore[no-untyped-def]
         if history is not None:
             history.close()
         raise
+    finally:
+        # a model still loading in the background as the process exits aborts it (a talk
+        # with no speech ends at once: onnxruntime's "terminate called without an active
+        # exception", exit 134)
+        session.models.wait()
 
 
 def _finish_session(result, console, history, *, scenario: str = "") -> int:  # type: ignore[no-untyped-def]

@@ -231,3 +231,31 @@ def test_a_disk_error_is_one_line(
     assert capsys.readouterr().err.strip() == (
         "coach: No space left on device: /data/session/report.html"
     )
+
+
+def test_a_session_waits_for_its_models_background_load_before_returning() -> None:
+    """A talk with no speech ends at once; a model still loading as the process exits
+    aborted it (exit 134), so the session waits for the load, whether it ended or failed."""
+    from coach.cli import _run_session
+
+    class Loading:
+        waited = 0
+
+        def wait(self) -> None:
+            self.waited += 1
+
+    class Session:
+        def __init__(self, fail: bool) -> None:
+            self.models, self.fail = Loading(), fail
+
+        def run(self) -> str:
+            if self.fail:
+                raise RuntimeError("device lost")
+            return "result"
+
+    ended = Session(fail=False)
+    assert _run_session(ended, None) == "result" and ended.models.waited == 1
+    failed = Session(fail=True)
+    with pytest.raises(RuntimeError):
+        _run_session(failed, None)
+    assert failed.models.waited == 1
