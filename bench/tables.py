@@ -42,6 +42,7 @@ def questions() -> str:
     keys = sorted({tuple(k.split("/")[:3]) for k in groups})
     order = {
         "sealed32": -29,
+        "sealed33": -30,
         "sealed31": -28,
         "sealed30": -27,
         "sealed29": -26,
