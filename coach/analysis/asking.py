@@ -955,13 +955,6 @@ FRAMES: tuple[Frame, ...] = (
        r"best|worst|highest|lowest|biggest|busiest|quietest)\b",
        near=1,
        avoid="change estimate future money plan metric own_story derived"),
-    _f("evidence", "study", "Who carried out that study, and how large was it?",
-       r"\b(university|institute|independent|department|called|partnership|association|"
-       r"society|foundation|(?:my|our) (?:own )?(?:survey|study)|(?:i|we) (?:surveyed|ran|did)|"
-       rf"{_NUMBER}[\w-]* (?:\w+ )?(?:people|schools|streets|patients|students|households|"
-       r"participants|members|farmers|families|residents|staff|customers|users|volunteers)|"
-       r"(?:we|i) (?:ran|did|trialled|piloted|tested)|our (?:own )?(?:trial|pilot))",
-       near=-1, avoid="future"),
     _f("evidence", "money future costword", "Is that figure a firm quote, or still an estimate?",
        r"\b(quote[sd]?|tender|invoice|fixed price|estimate)", near=0, avoid="result change"),
     # objection: the strongest doubt
