@@ -163,6 +163,8 @@ def questions() -> str:
         "default-al": "round al (0881f01), 0.5B loaded as in coach rehearse",
         "prev-al": "round al: the code before the whole-proposal question (a63ee27)",
         "qwen2.5-coder-0.5b-instruct-al": "qwen2.5-coder-0.5b-instruct, round al",
+        "default-am": "round am (8bd0b7c), 0.5B loaded as in coach rehearse",
+        "qwen2.5-coder-0.5b-instruct-am": "qwen2.5-coder-0.5b-instruct, round am",
         "default-ah": "round ah (2fdb7f2), 0.5B loaded as in coach rehearse",
         "prev-ah": "round ah: the code before the ask clause (11899bd)",
         "qwen2.5-coder-0.5b-instruct-ah": "qwen2.5-coder-0.5b-instruct, round ah",
