@@ -728,3 +728,19 @@ def test_what_the_money_bought_answers_what_it_went_on() -> None:
     assert "What did most of that money go on?" not in _asks(claim, "cost", talk)
     monthly = "Our compute bill was about 9,400 dollars a month. Thank you."
     assert "What did most of that money go on?" in _asks(find_claims(monthly)[0], "cost", monthly)
+
+
+def test_a_count_of_points_the_talk_goes_on_to_make_is_no_tally() -> None:
+    # round am: "Is that more or less than usual?" of "three things came out of that pilot"
+    # (0 of 8 blind verdicts); "two concerns came up" asked "is that a trend?" (round ae)
+    for sentence in ("Three things came out of that pilot. First, cost.",
+                     "Two concerns came up from branch managers."):  # fmt: skip
+        assert not {"tally", "shift"} & facets(sentence.split(".")[0])
+    assert "tally" in facets("thirty-eight families came to the first session")
+
+
+def test_a_reading_from_a_device_is_not_asked_how_it_was_measured() -> None:
+    # round am: "the phone showed about forty percent battery. How was that measured?" (0 of 8)
+    talk = "I took my glove off and the phone showed about 40 % battery. Then went black."
+    fits = [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
+    assert "How was that measured?" not in fits

@@ -236,6 +236,14 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
 """What a claim does, in the terms a question needs (one claim has several)."""
 
 
+_POINTS = re.compile(
+    rf"\b{_NUMBER}[\w-]* (?:(?:main|big|key|other|more|new|quick|important|clear|simple|"
+    r"different|early) )?(?:things|points|reasons|lessons|findings|ideas|questions|concerns|"
+    r"issues|options|ways|takeaways|messages|themes|conclusions|surprises)\b"
+)
+"""A count of the points a talk is about to make ("three things came out of that pilot",
+"two concerns came up"): no tally to compare with other years."""
+
 _CLOCK_TIME = re.compile(
     r"\b(?:at|by|until|before|after|till|from|to) (?:[a-z]+[- ])?[a-z]+ (?:o'clock|a\.?m\b\.?|"
     r"p\.?m\b\.?)|\b(?:at|until|before|after|till) twenty(?:-[a-z]+)? hundred\b"
@@ -284,6 +292,8 @@ def facets(text: str) -> frozenset[str]:
         found.add("figure")
     if "tally" in found and "unit" in found:
         found.discard("tally")  # "had six gigs of RAM", "joined two years ago": no count
+    if _POINTS.search(low) and not re.search(rf"\b{_NUMBER}", _POINTS.sub(" ", low)):
+        found -= {"tally", "shift"}  # "three things came out of that pilot": what comes next
     if "tally" in found and not re.search(
         rf"\b{_NUMBER}", re.sub(rf"\ball (?:of )?(?:the |those |them )?{_NUMBER}[\w-]*", " ", low)
     ):
@@ -915,6 +925,8 @@ _MEASURED = (
     r"\b(counted|count|logged|log|recorded|records|surveyed|survey|measured|timed|tracked|"
     r"compared|comparing|asked|phoned|interviewed|sampled|sample|data|register|audit|"
     r"sensor|readings?|spreadsheet|system shows|by hand|stopwatch|clock|gauges?|"
+    r"(?:phone|app|screen|display|meter|dial|watch|scales?|thermometer|dashboard|tracker|"
+    r"monitor|counter) (?:showed|said|read|displayed|was showing|was reading)|"
     r"control(?:led)? for|looking only at|(?:percent|out of \w+|most|half) (?:of (?:them|those|"
     r"respondents|people|staff|members|parents|customers) )?(?:said|told us|reported|answered)|"
     r"(?:days|weeks|months) (?:before|after) (?:the|we|it)|"
