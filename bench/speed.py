@@ -8,7 +8,10 @@ everything), alternately, --repeats times:
   1. bare: faster-whisper's own ``transcribe()`` with what coach needs from it: the same
      model, int8, greedy decoding (beam_size=1), its Silero VAD (vad_filter=True), word
      times (word_timestamps=True) and the same cpu_threads as coach;
-  2. coach: ``coach score FILE -f json -o OUT --no-history``, the whole pipeline.
+  2. coach: ``coach score FILE -f json -o OUT --no-history``, the whole pipeline;
+  3. coach --fast: the same with ``--fast`` (the voiced audio recognised as one piece,
+     the filler prompt priming only its first window, as coach did before it was cut
+     into primed pieces).
 
 Prints the wall time and real-time factor of each (median of the repeats), coach's time
 split into start-up (interpreter, imports, model load), decoding, VAD, pitch and loudness
@@ -85,10 +88,11 @@ def _child_bare(path: str, model: str) -> dict[str, Any]:
     return {"words": words}
 
 
-def _child_coach(path: str, out: str) -> dict[str, Any]:
+def _child_coach(path: str, out: str, fast: bool = False) -> dict[str, Any]:
     from coach.cli import main
 
-    code = main(["score", path, "-f", "json", "-o", out, "--no-history"])
+    code = main(["score", path, "-f", "json", "-o", out, "--no-history",
+                 *(["--fast"] if fast else [])])  # fmt: skip
     return {"exit": code}
 
 
@@ -111,7 +115,7 @@ def main() -> int:
     ap.add_argument("--asr-model", default="tiny.en")
     ap.add_argument("--repeats", type=int, default=2, help="runs of each, alternately")
     ap.add_argument("--no-write", action="store_true", help="do not write bench/results")
-    ap.add_argument("--child", choices=["bare", "coach"], help=argparse.SUPPRESS)
+    ap.add_argument("--child", choices=["bare", "coach", "coach_fast"], help=argparse.SUPPRESS)
     ap.add_argument("--file", help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -119,7 +123,7 @@ def main() -> int:
         if args.child == "bare":
             res = _child_bare(args.file, args.asr_model)
         else:
-            res = _child_coach(args.file, args.out)
+            res = _child_coach(args.file, args.out, fast=args.child == "coach_fast")
         res["max_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
         print(json.dumps(res))
         return 0
@@ -128,7 +132,7 @@ def main() -> int:
         return 2
     from coach.asr import default_threads
 
-    runs: dict[str, list[dict[str, Any]]] = {"bare": [], "coach": []}
+    runs: dict[str, list[dict[str, Any]]] = {"bare": [], "coach": [], "coach_fast": []}
     with tempfile.TemporaryDirectory(prefix="coach-bench-") as tmp:
         path = Path(tmp) / "long.wav"
         audio_s, truth_words = _long_file(args.eval, args.minutes, path)
@@ -146,7 +150,11 @@ def main() -> int:
             r["words"] = report["word_count"]  # lexical: fillers and cut-offs left out
             r["all_words"] = len(report["words"])  # every word, as bare's "words" counts
             runs["coach"].append(r)
-            print(f"  bare {runs['bare'][-1]['wall_s']:.1f} s, coach {r['wall_s']:.1f} s")
+            fast = _run([*me, "--child", "coach_fast", "--out", str(out)])
+            fast["words"] = json.loads(out.read_text())["word_count"]
+            runs["coach_fast"].append(fast)
+            print(f"  bare {runs['bare'][-1]['wall_s']:.1f} s, coach {r['wall_s']:.1f} s, "
+                  f"coach --fast {fast['wall_s']:.1f} s")  # fmt: skip
     figures = summarize(runs, audio_s, args.asr_model, default_threads())
     figures["truth_lexical_words"] = truth_words
     _print(figures)
@@ -173,6 +181,7 @@ def summarize(
         "wall_s": {k: round(v, 2) for k, v in med.items()},
         "rtf": {k: round(v / audio_s, 4) for k, v in med.items()},
         "coach_over_bare": round(med["coach"] / med["bare"], 3),
+        "coach_fast_over_bare": round(med["coach_fast"] / med["bare"], 3),
         "coach_split_s": {
             **{k: round(v, 2) for k, v in stages.items()},
             "startup_and_rest_s": round(startup, 2),
@@ -187,7 +196,8 @@ def summarize(
 
 def _print(f: dict[str, Any]) -> None:
     print(f"\n{'':36s}{'seconds':>10s}{'x real time':>13s}")
-    for label, key in (("bare faster-whisper (fair baseline)", "bare"), ("coach score", "coach")):
+    for label, key in (("bare faster-whisper (fair baseline)", "bare"), ("coach score", "coach"),
+                       ("coach score --fast", "coach_fast")):  # fmt: skip
         print(f"{label:36s}{f['wall_s'][key]:10.1f}{f['rtf'][key]:13.4f}")
     a = f["audio_s"]
     for label, key in (("  start-up (imports, model) + rest", "startup_and_rest_s"),
@@ -198,7 +208,10 @@ def _print(f: dict[str, Any]) -> None:
         print(f"{label:36s}{v:10.2f}{v / a:13.4f}")
     v = f["coach_tracks_beside_asr_s"]
     print(f"{'  (pitch/loudness CPU, beside ASR)':36s}{v:10.2f}{v / a:13.4f}")
-    print(f"\ncoach / bare: {f['coach_over_bare']:.2f}")
+    print(
+        f"\ncoach / bare: {f['coach_over_bare']:.2f}, "
+        f"coach --fast / bare: {f['coach_fast_over_bare']:.2f}"
+    )
     words = [(r["words"], r.get("all_words")) for r in f["runs"]["coach"]]
     print(f"words: bare {[r['words'] for r in f['runs']['bare']]} (all), coach "
           f"{words} (lexical, all); truth {f.get('truth_lexical_words')} lexical")  # fmt: skip

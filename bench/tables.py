@@ -43,6 +43,7 @@ def questions() -> str:
     order = {
         "sealed32": -29,
         "sealed33": -30,
+        "sealed34": -31,
         "sealed31": -28,
         "sealed30": -27,
         "sealed29": -26,
@@ -410,6 +411,10 @@ def speed() -> str:
         f"| coach score, whole process | {f['wall_s']['coach']} | {f['rtf']['coach']} | "
         f"{f['peak_mb']['coach']:.0f} MB |",
     ]
+    if "coach_fast" in f["wall_s"]:
+        rows.append(f"| coach score --fast (one piece, primed in its first window), whole "
+                    f"process | {f['wall_s']['coach_fast']} | {f['rtf']['coach_fast']} | "
+                    f"{f['peak_mb']['coach_fast']:.0f} MB |")  # fmt: skip
     split = f["coach_split_s"]
     for label, key in (("start-up (interpreter, imports, model load) and report writing",
                         "startup_and_rest_s"), ("decoding", "decode_s"),

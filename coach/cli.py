@@ -122,6 +122,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--plain-asr", action="store_true",
         help="decode without the disfluent prompt (Whisper's tidy transcript)",
     )  # fmt: skip
+    sc.add_argument(
+        "--fast", action="store_true",
+        help="recognise a long recording in one piece, the filler prompt priming only its "
+        "first 30 s: about 1.6 times faster on long recordings, but most filled pauses after "
+        "the first 30 s are missed",
+    )  # fmt: skip
 
     _add_rehearse(sub)
     _add_interview(sub)
@@ -954,6 +960,8 @@ def _score(args: argparse.Namespace) -> int:
     asr = AsrOptions(model=args.asr_model, beam_size=args.beam_size, cpu_threads=args.threads or 0)
     if args.plain_asr:
         asr = replace(asr, initial_prompt=None)
+    if args.fast:
+        asr = replace(asr, prompt_chunk_s=None)
     options = ScoreOptions(
         asr=asr,
         vad=VadOptions(aggressiveness=args.vad),

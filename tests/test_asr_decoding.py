@@ -96,3 +96,50 @@ def test_the_prompt_goes_to_every_window_as_hotwords() -> None:
         (None, None),
     ]
     assert all(kw["condition_on_previous_text"] is False for kw in model.calls)
+
+
+def test_pieces_are_cut_at_pauses_and_each_primed() -> None:
+    class _Sized(_FakeModel):
+        def transcribe(self, audio, **kwargs):  # type: ignore[no-untyped-def]
+            self.calls.append({**kwargs, "seconds": audio.size / SAMPLE_RATE})
+            word = SimpleNamespace(word=" hi", start=0.1, end=0.4, probability=0.9)
+            return iter([SimpleNamespace(words=[word])]), None
+
+    model = _Sized()
+    t = Transcriber(model, AsrOptions(prompt_chunk_s=10.0, region_pad_s=0.0), "fake")
+    y = np.zeros(40 * SAMPLE_RATE, np.float32)
+    # voiced 0-4, 5-9, 12-16 s (12 s joined: a cut before the third), then 20-34 s (longer
+    # than a piece, with no pause: kept whole)
+    words = t.transcribe(y, regions=[(0.0, 4.0), (5.0, 9.0), (12.0, 16.0), (20.0, 34.0)])
+    assert [round(c["seconds"], 2) for c in model.calls] == [8.0, 4.0, 14.0]
+    assert all(c["initial_prompt"] == DISFLUENT_PROMPT for c in model.calls)
+    # each piece's word at 0.1 s into the piece, mapped back to the recording's time
+    assert [w.start_s for w in words] == [0.1, 12.1, 20.1]
+    # None: the voiced audio is one piece
+    model.calls.clear()
+    Transcriber(model, AsrOptions(prompt_chunk_s=None, region_pad_s=0.0), "fake").transcribe(
+        y, regions=[(0.0, 4.0), (5.0, 9.0), (12.0, 16.0), (20.0, 34.0)]
+    )
+    assert [round(c["seconds"], 2) for c in model.calls] == [26.0]
+
+
+def test_a_piece_whisper_ends_early_is_recognised_on_from_its_last_word() -> None:
+    class _Stops(_FakeModel):
+        """Hears one word 0.5-3.0 s into whatever it is given, then takes the rest for
+        silence (as Whisper may after a sentence)."""
+
+        def transcribe(self, audio, **kwargs):  # type: ignore[no-untyped-def]
+            self.calls.append({**kwargs, "seconds": audio.size / SAMPLE_RATE})
+            if audio.size < 3 * SAMPLE_RATE:
+                return iter([]), None
+            word = SimpleNamespace(word=" so", start=0.5, end=3.0, probability=0.9)
+            return iter([SimpleNamespace(words=[word])]), None
+
+    model = _Stops()
+    t = Transcriber(model, AsrOptions(prompt_chunk_s=20.0, region_pad_s=0.0), "fake")
+    words = t.transcribe(np.zeros(20 * SAMPLE_RATE, np.float32), regions=[(2.0, 12.0)])
+    # 10 s: heard to 3 s, then the 7 s left from there, then the 4 s left, then 1 s: too
+    # little to recognise again
+    assert [round(c["seconds"], 2) for c in model.calls] == [10.0, 7.0, 4.0]
+    assert [w.start_s for w in words] == [2.5, 5.5, 8.5]
+    assert all(c["initial_prompt"] == DISFLUENT_PROMPT for c in model.calls)

@@ -64,6 +64,32 @@ def test_score_practice_talk_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.models
+def test_score_fast_recognises_one_piece(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from coach.asr import Transcriber
+
+    pieces: list[float] = []
+    recognise = Transcriber._recognise
+
+    def counted(self, samples):  # type: ignore[no-untyped-def]
+        pieces.append(samples.size / 16000)
+        return recognise(self, samples)
+
+    monkeypatch.setattr(Transcriber, "_recognise", counted)
+    talk = str(FIXTURES / "practice_talk.wav")  # 48.6 s, with pauses
+    code, out, err = run(capsys, "score", talk, "-f", "json", "--no-history")
+    assert code == 0, err
+    assert len(pieces) >= 2 and max(pieces) <= 25.0  # primed pieces
+    words = json.loads(out)["word_count"]
+    pieces.clear()
+    code, out, err = run(capsys, "score", talk, "-f", "json", "--no-history", "--fast")
+    assert code == 0, err
+    assert len(pieces) == 1 and pieces[0] > 40.0  # the voiced audio in one piece
+    assert abs(json.loads(out)["word_count"] - words) <= 0.05 * words
+
+
+@pytest.mark.models
 def test_score_text_report(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "score", str(FIXTURES / "clean_sentence.wav"))
     assert code == 0
