@@ -744,3 +744,31 @@ def test_a_reading_from_a_device_is_not_asked_how_it_was_measured() -> None:
     talk = "I took my glove off and the phone showed about 40 % battery. Then went black."
     fits = [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
     assert "How was that measured?" not in fits
+
+
+def test_a_recommendation_to_keep_what_runs_is_no_proposal() -> None:
+    # round an: "If it's approved, what could still hold it up?" after a year's report on a
+    # tracking app that ended "My recommendation is that we keep it" (0 of 8 verdicts)
+    report = (
+        "Parent calls fell from ninety a week to twenty-two. My recommendation is that we keep it."
+    )
+    assert put_forward(report) is None
+    assert whole_proposal_questions(report) == []
+    assert put_forward("My recommendation is that we extend it to the rural routes.") is not None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "the current lights went up in two thousand four",  # round an: "a trend?" 0 of 8
+        "your target is ten days from agreement to payment",  # round an: "something else
+        # have caused that change?" 0 of 4, "anything surprise you?" 0 of 2
+    ],
+)
+def test_a_date_or_a_target_is_no_measured_change(sentence: str) -> None:
+    assert not {"change", "shift", "result", "tally"} & facets(sentence)
+
+
+def test_a_year_beside_a_measured_figure_keeps_the_change() -> None:
+    assert "change" in facets("in two thousand four, sales went up from ninety to a hundred")
+    assert "change" in facets("our occupancy last year was higher than in two thousand eight")

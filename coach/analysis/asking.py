@@ -236,6 +236,16 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
 """What a claim does, in the terms a question needs (one claim has several)."""
 
 
+_YEAR = re.compile(
+    r"\b(?:in|since|from|until|till|by|back in|around) (?:(?:nineteen|twenty) (?:oh )?"
+    r"(?:ten|eleven|twelve|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+    r"one|two|three|four|five|six|seven|eight|nine)(?:-[a-z]+)?|two thousand(?: and)?"
+    r"(?: [a-z]+(?:-[a-z]+)?)?)(?=[,.;:!?]|$| (?:and|when|but|so|to|at|on|the|we|i|it|they|"
+    r"he|she|after|before|because|with|until|or)\b)"
+)
+"""A year as spoken after "in", "since" and the like ("went up in two thousand four"):
+when a sentence's only figure, it says when, not how much."""
+
 _POINTS = re.compile(
     rf"\b{_NUMBER}[\w-]* (?:(?:main|big|key|other|more|new|quick|important|clear|simple|"
     r"different|early) )?(?:things|points|reasons|lessons|findings|ideas|questions|concerns|"
@@ -292,6 +302,14 @@ def facets(text: str) -> frozenset[str]:
         found.add("figure")
     if "tally" in found and "unit" in found:
         found.discard("tally")  # "had six gigs of RAM", "joined two years ago": no count
+    if (
+        has_figure
+        and not re.search(rf"\b{_NUMBER}", _YEAR.sub(" ", low))
+        and not re.search(r"\bthan\b", low)  # "higher than in two thousand eight"
+    ):
+        found -= {"change", "shift", "result", "tally"}  # "the lights went up in 2004"
+    if re.search(r"\b(?:target|goal|aim|ambition) (?:is|was|of|would be)\b", low):
+        found -= {"change", "shift", "result"}  # "your target is ten days": not reached yet
     if _POINTS.search(low) and not re.search(rf"\b{_NUMBER}", _POINTS.sub(" ", low)):
         found -= {"tally", "shift"}  # "three things came out of that pilot": what comes next
     if "tally" in found and not re.search(
@@ -1212,10 +1230,14 @@ _NOT_PUT_FORWARD = re.compile(
     r"\b(?:propos\w* a toast|(?:ask|asking) (?:you|everyone|all of you|myself|ourselves|"
     r"yourselves) to (?:imagine|think|picture|remember|consider|bear|keep|look|raise|join|"
     r"stand|close)|asking for your (?:patience|time|attention|indulgence)|"
-    r"(?:ask|asking) (?:myself|ourselves|yourselves|around)\b)",
+    r"(?:ask|asking) (?:myself|ourselves|yourselves|around)\b|"
+    r"recommend\w* (?:is )?(?:that )?(?:we )?(?:keep|continue|carry on|stick with) "
+    r"(?:it|this|that|them|going)\b)",
     re.I,
 )
-"""Not a proposal: a toast, a request to imagine something, a question to oneself."""
+"""Not a proposal: a toast, a request to imagine something, a question to oneself, a
+report's recommendation to keep what already runs ("My recommendation is that we keep
+it": nothing is left to approve or to hold up)."""
 _PUT_FORWARD_NOUN = {"propos": "your proposal", "recommend": "your recommendation"}
 WHOLE_PROPOSAL_QUESTIONS: dict[str, tuple[str, str]] = {
     "objection": ("What do you see as the strongest argument against {what}?",
