@@ -772,3 +772,21 @@ def test_a_date_or_a_target_is_no_measured_change(sentence: str) -> None:
 def test_a_year_beside_a_measured_figure_keeps_the_change() -> None:
     assert "change" in facets("in two thousand four, sales went up from ninety to a hundred")
     assert "change" in facets("our occupancy last year was higher than in two thousand eight")
+
+
+def test_what_is_due_within_the_week_is_not_asked_what_could_delay_it() -> None:
+    # 0 of 33 blind verdicts (rounds to an): "the detailed accounts will be circulated next
+    # week. What could delay that?"
+    assert "date" not in facets("the detailed accounts will be circulated next week")
+    assert "date" in facets("we start next week and finish in march")
+
+
+def test_coming_back_with_the_figures_says_what_will_be_measured() -> None:
+    # round an: "What will you measure to know whether it's working?" 0 of 8, of a pitch that
+    # had said "I'll come back to Council next fall with a tonnage, the participation rate"
+    talk = (
+        "I'm asking council for seventy-two thousand dollars to run a curbside battery pilot. "
+        "I'll come back to Council next fall with a tonnage and the participation rate."
+    )
+    fits = [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
+    assert "What will you measure to know whether it's working?" not in fits
