@@ -51,7 +51,7 @@ SPLITS = (
     "sealed14", "sealed15", "sealed16", "sealed17", "sealed18", "sealed19", "sealed20",
     "sealed21", "sealed22", "sealed23", "sealed24", "sealed25", "sealed26", "sealed27",
     "sealed28", "sealed29", "sealed30", "sealed31", "sealed32", "sealed33",
-    "sealed34",
+    "sealed34", "sealed35",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
@@ -62,7 +62,8 @@ sealed15 (u), sealed16 (v), sealed17 (w), sealed18 (x), sealed19 (y), sealed20 (
 sealed21 (aa), sealed22 (ab), sealed23 (ac), sealed24 (ad), sealed25 (ae), sealed26 (af),
 sealed27 (ag), sealed28 (ah), sealed29 (ai), sealed30 (aj),
 sealed31 (ak), sealed32 (al), sealed33 (am), sealed34 (an: heard in primed pieces of at most
-25 s, as ``coach score`` now recognises, where earlier splits were heard as one piece)."""
+25 s, as ``coach score`` now recognises, where earlier splits were heard as one piece),
+sealed35 (ao, heard likewise)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions

@@ -44,6 +44,7 @@ def questions() -> str:
         "sealed32": -29,
         "sealed33": -30,
         "sealed34": -31,
+        "sealed35": -32,
         "sealed31": -28,
         "sealed30": -27,
         "sealed29": -26,
