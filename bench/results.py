@@ -36,7 +36,38 @@ def machine() -> dict[str, Any]:
     except (ValueError, OSError, AttributeError):
         pass
     return {"cpus": os.cpu_count(), "memory_gb": mem_gb, "platform": platform.platform(),
-            "python": platform.python_version(), "processor": platform.machine()}  # fmt: skip
+            "python": platform.python_version(), "processor": platform.machine(),
+            "cpu_model": _cpu_model(), "packages": packages()}  # fmt: skip
+
+
+_PACKAGES = ("faster-whisper", "ctranslate2", "numpy", "onnxruntime", "llama_cpp_python",
+             "piper-tts", "webrtcvad-wheels", "librosa", "spacy")  # fmt: skip
+"""Packages whose versions change the figures (tiny.en's words depend on CTranslate2's and
+numpy's arithmetic, and so on the CPU as well: see the README's *Speed*)."""
+
+
+def packages() -> dict[str, str | None]:
+    """Installed versions of the packages the figures depend on (None: not installed)."""
+    from importlib import metadata
+
+    out: dict[str, str | None] = {}
+    for name in _PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def _cpu_model() -> str | None:
+    """The CPU's model name from /proc/cpuinfo (None elsewhere)."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return None
 
 
 def write_results(name: str, figures: dict[str, Any]) -> Path:
