@@ -169,6 +169,8 @@ def questions() -> str:
         "qwen2.5-coder-0.5b-instruct-am": "qwen2.5-coder-0.5b-instruct, round am",
         "default-an": "round an (bf1506d), 0.5B loaded as in coach rehearse",
         "qwen2.5-coder-0.5b-instruct-an": "qwen2.5-coder-0.5b-instruct, round an",
+        "default-ao": "round ao (c22ec30), 0.5B loaded as in coach rehearse",
+        "qwen2.5-coder-0.5b-instruct-ao": "qwen2.5-coder-0.5b-instruct, round ao",
         "default-ah": "round ah (2fdb7f2), 0.5B loaded as in coach rehearse",
         "prev-ah": "round ah: the code before the ask clause (11899bd)",
         "qwen2.5-coder-0.5b-instruct-ah": "qwen2.5-coder-0.5b-instruct, round ah",
