@@ -790,3 +790,17 @@ def test_coming_back_with_the_figures_says_what_will_be_measured() -> None:
     )
     fits = [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
     assert "What will you measure to know whether it's working?" not in fits
+
+
+def test_a_proposal_to_measure_is_no_plan_with_side_effects() -> None:
+    # round ao: "you propose you measure three things from day one. Are there any side
+    # effects you're worried about?" (0 of 8)
+    assert "plan" not in facets("I propose we measure three things from day one")
+    assert "plan" in facets("I propose we hire a link worker for a year")
+
+
+def test_a_currency_heard_as_a_sound_is_not_quoted() -> None:
+    # round ao: "members pay sixty nah per bird" (sixty naira): 0 of 6
+    talk = "We propose that members pay 60 nah per bird for each round."
+    assert quotable_clause(spoken_numbers(talk)) == ""
+    assert quotable_clause("We propose that members pay sixty naira per bird for each round.")

@@ -320,6 +320,12 @@ def facets(text: str) -> frozenset[str]:
         found -= {"change", "shift", "result", "tally"}  # "the lights went up in 2004"
     if re.search(r"\b(?:target|goal|aim|ambition) (?:is|was|of|would be)\b", low):
         found -= {"change", "shift", "result"}  # "your target is ten days": not reached yet
+    if re.search(
+        r"\b(?:propos\w*|suggest\w*|want|plan|going|like) (?:that )?(?:we |to |you )?(?:'d |"
+        r"would |will |should )?(?:measure|track|monitor|count|record|evaluate)\b",
+        low,
+    ):
+        found.discard("plan")  # "I propose we measure three things": no side effects to fear
     if _POINTS.search(low) and not re.search(rf"\b{_NUMBER}", _POINTS.sub(" ", low)):
         found -= {"tally", "shift"}  # "three things came out of that pilot": what comes next
     if "tally" in found and not re.search(
@@ -413,7 +419,9 @@ _SLIPS = (
     r"\b(?:the|a|an) (?:in|on|at|for|from|with|by|but|or)(?![\w'-])|"
     r"\b(?:had|have|has|got) (?:about |around |roughly |nearly )?(?:first|second|third|"
     r"fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\w+teenth|\w+tieth)\b|"
-    r"\b(?:will|'ll|would|can|could|should|must{to}) (?:the|a|an|of|and)\b"
+    r"\b(?:will|'ll|would|can|could|should|must{to}) (?:the|a|an|of|and)\b|"
+    r"\b(?:\w+ty|\w+teen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"hundred|thousand|million) (?:nah|na|uh|um|er|ah)\b"
 )
 _GARBLED = re.compile(_SLIPS.format(to="|to"), re.I)
 """Word sequences no speaker says ("we'll the plan"): a recogniser's slip, not quoted. A
