@@ -51,7 +51,7 @@ SPLITS = (
     "sealed14", "sealed15", "sealed16", "sealed17", "sealed18", "sealed19", "sealed20",
     "sealed21", "sealed22", "sealed23", "sealed24", "sealed25", "sealed26", "sealed27",
     "sealed28", "sealed29", "sealed30", "sealed31", "sealed32", "sealed33",
-    "sealed34", "sealed35",
+    "sealed34", "sealed35", "sealed36",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
@@ -63,7 +63,7 @@ sealed21 (aa), sealed22 (ab), sealed23 (ac), sealed24 (ad), sealed25 (ae), seale
 sealed27 (ag), sealed28 (ah), sealed29 (ai), sealed30 (aj),
 sealed31 (ak), sealed32 (al), sealed33 (am), sealed34 (an: heard in primed pieces of at most
 25 s, as ``coach score`` now recognises, where earlier splits were heard as one piece),
-sealed35 (ao, heard likewise)."""
+sealed35 (ao, heard likewise), sealed36 (ap, likewise)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
