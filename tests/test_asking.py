@@ -804,3 +804,12 @@ def test_a_currency_heard_as_a_sound_is_not_quoted() -> None:
     talk = "We propose that members pay 60 nah per bird for each round."
     assert quotable_clause(spoken_numbers(talk)) == ""
     assert quotable_clause("We propose that members pay sixty naira per bird for each round.")
+
+
+def test_advice_to_the_listeners_is_no_proposal() -> None:
+    # round ap: "If it's approved, what could still hold it up?" after an explainer on smoke
+    # alarms that said "That's what we recommend for kitchens" (0 of 8)
+    for advice in ("That's what we recommend for kitchens because it won't go off.",
+                   "We always recommend that you test the alarm every month."):  # fmt: skip
+        assert put_forward(advice) is None
+    assert put_forward("We recommend that the council funds a second crew.") is not None

@@ -1251,12 +1251,16 @@ _NOT_PUT_FORWARD = re.compile(
     r"stand|close)|asking for your (?:patience|time|attention|indulgence)|"
     r"(?:ask|asking) (?:myself|ourselves|yourselves|around)\b|"
     r"recommend\w* (?:is )?(?:that )?(?:we )?(?:keep|continue|carry on|stick with) "
-    r"(?:it|this|that|them|going)\b)",
+    r"(?:it|this|that|them|going)\b|"
+    r"\bwhat (?:we|i) (?:\w+ )?recommend (?:for|to|in|on)\b|"
+    r"\b(?:we|i) (?:\w+ )?recommend (?:that )?(?:you|people|everyone|households|homes|"
+    r"residents|parents|drivers|swimmers|walkers)\b)",
     re.I,
 )
 """Not a proposal: a toast, a request to imagine something, a question to oneself, a
 report's recommendation to keep what already runs ("My recommendation is that we keep
-it": nothing is left to approve or to hold up)."""
+it": nothing is left to approve or to hold up), advice to the listeners ("That's what we
+recommend for kitchens", in an explainer on smoke alarms)."""
 _PUT_FORWARD_NOUN = {"propos": "your proposal", "recommend": "your recommendation"}
 WHOLE_PROPOSAL_QUESTIONS: dict[str, tuple[str, str]] = {
     "objection": ("What do you see as the strongest argument against {what}?",
