@@ -423,10 +423,14 @@ def test_a_reason_for_ones_own_choice_is_not_asked_how_it_caused_it() -> None:
     assert "motive" in facets("We did not do a satisfaction survey, partly because of time.")
 
 
+def _fits(talk: str) -> list[str]:
+    """Every frame that fits a claim of the talk, claim by claim."""
+    return [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
+
+
 def _frames(sentence: str) -> list[str]:
     """Every frame asked of a one-claim talk (after a neutral opening sentence)."""
-    talk = f"Thank you all for coming tonight. {sentence} That is where we are."
-    return [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
+    return _fits(f"Thank you all for coming tonight. {sentence} That is where we are.")
 
 
 @pytest.mark.models
@@ -544,17 +548,17 @@ def test_an_ask_that_names_nothing_is_not_said_back(sentence: str) -> None:
 def test_a_money_ask_is_asked_whether_the_figure_is_firm_unless_the_talk_says() -> None:
     ask = "We're asking the trust for nine hundred thousand dollars to replace the hoists."
     talk = f"The old hoists are forty years old. {ask} Thank you."
-    fits = [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
+    fits = _fits(talk)
     assert "Is that figure a firm quote, or still an estimate?" in fits
     assert "Where will that money come from?" not in fits  # asked of whoever gives it
     sum_only = (
         "The hoists are forty years old. We're asking the trust for nine hundred thousand dollars."
     )
-    fits_sum = [f.text for c in find_claims(sum_only) for f in frames_for(c, sum_only)]
+    fits_sum = _fits(sum_only)
     assert "Are there any side effects you're worried about?" not in fits_sum  # of a sum?
     assert "Are there any side effects you're worried about?" in fits  # of replacing them
     quoted = f"The old hoists are forty years old. We have a fixed price from the installer. {ask}"
-    fits = [f.text for c in find_claims(quoted) for f in frames_for(c, quoted)]
+    fits = _fits(quoted)
     assert "Is that figure a firm quote, or still an estimate?" not in fits
 
 
@@ -563,19 +567,18 @@ def test_a_share_of_a_sum_just_named_is_not_measured() -> None:
         "The whole project comes to forty thousand dollars. "
         "About sixty percent of that is the dryers themselves. Thank you."
     )
-    fits = [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
+    fits = _fits(talk)
     assert "How was that measured?" not in fits
     shares = "We counted every van for six weeks. About sixty percent of them were late."
-    assert "How was that measured?" not in [
-        f.text for c in find_claims(shares) for f in frames_for(c, shares)
-    ]  # counted: the talk says how (the rule above is about money, not every share)
+    # counted: the talk says how (the rule above is about money, not every share)
+    assert "How was that measured?" not in _fits(shares)
 
 
 def test_what_people_said_is_not_asked_how_it_was_measured() -> None:
     talk = (
         "Carers told us about missed visits. Sixty-eight percent said it happens at least weekly."
     )
-    fits = [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
+    fits = _fits(talk)
     assert "How was that measured?" not in fits
 
 
@@ -592,7 +595,7 @@ def test_a_story_told_in_the_past_gets_no_plan_questions() -> None:
         "and we set them up at the back and started rotating the pots to keep the food hot. "
         "Everyone ate."
     )  # as tiny.en heard it: the sentence runs on, and the clause quoted is the second
-    fits = [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
+    fits = _fits(talk)
     assert "Are there any side effects you're worried about?" not in fits
     assert "What will you measure to know whether it's working?" not in fits
 
@@ -612,19 +615,19 @@ def test_a_change_is_tied_to_something_done_only_when_something_was_done() -> No
         "If the price falls hard between the day we pay you and the day we sell, we lose. "
         "In the bad year of twenty nineteen, the price fell around thirty percent in a few months."
     )
-    fits = [f.text for c in find_claims(market) for f in frames_for(c, market)]
+    fits = _fits(market)
     assert "Could something else have caused that change?" not in fits  # "when": a time
     clients = (
         "We asked retailers to check the flat number at checkout. "
         "Two big clients did it and their failure rate went from about seven percent to under four."
     )
-    fits = [f.text for c in find_claims(clients) for f in frames_for(c, clients)]
+    fits = _fits(clients)
     assert "Could something else have caused that change?" in fits
     cut = (
         "Just to remind you what we changed at under-fourteens. "
         "We cut the number of competitive fixtures from about eighteen to twelve."
     )
-    fits = [f.text for c in find_claims(cut) for f in frames_for(c, cut)]
+    fits = _fits(cut)
     assert "Could something else have caused that change?" not in fits  # the thing done
 
 
@@ -742,7 +745,7 @@ def test_a_count_of_points_the_talk_goes_on_to_make_is_no_tally() -> None:
 def test_a_reading_from_a_device_is_not_asked_how_it_was_measured() -> None:
     # round am: "the phone showed about forty percent battery. How was that measured?" (0 of 8)
     talk = "I took my glove off and the phone showed about 40 % battery. Then went black."
-    fits = [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
+    fits = _fits(talk)
     assert "How was that measured?" not in fits
 
 
@@ -788,7 +791,7 @@ def test_coming_back_with_the_figures_says_what_will_be_measured() -> None:
         "I'm asking council for seventy-two thousand dollars to run a curbside battery pilot. "
         "I'll come back to Council next fall with a tonnage and the participation rate."
     )
-    fits = [f.text for c in find_claims(talk) for f in frames_for(c, talk)]
+    fits = _fits(talk)
     assert "What will you measure to know whether it's working?" not in fits
 
 
