@@ -269,13 +269,22 @@ _CLOCK_TIME = re.compile(
 """A time of day as spoken ("before twenty-two hundred", "at eight o'clock"): no figure."""
 
 
+_FIGURE = re.compile(rf"\b{_NUMBER}")
+
+
+def _figure_outside(low: str, said: re.Pattern[str] | str) -> bool:
+    """Whether ``low`` says a figure outside what ``said`` matches (a year, a count of the
+    points to come, "all eighty-seven" named before): a figure of its own."""
+    return _FIGURE.search(re.sub(said, " ", low)) is not None
+
+
 @functools.lru_cache(maxsize=4096)
 def facets(text: str) -> frozenset[str]:
     """The facets of a claim sentence (numbers in words, as :class:`Claim` holds them;
     cached: every frame of a claim, and the ranker for each, asks for the same clause's)."""
     low = _CLOCK_TIME.sub(" ", text.lower())
     found = {name for name, pattern in FACET_PATTERNS.items() if pattern.search(low)}
-    has_figure = bool(re.search(rf"\b{_NUMBER}", re.sub(r"\bone of\b", " ", low)))
+    has_figure = _figure_outside(low, r"\bone of\b")
     if "result" in found and not (has_figure or "change" in found):
         found.discard("result")  # "we were surprised" is no measured result
     if "change" in found and not has_figure and not re.search(r"\bthan\b", low):
@@ -312,12 +321,6 @@ def facets(text: str) -> frozenset[str]:
         found.add("figure")
     if "tally" in found and "unit" in found:
         found.discard("tally")  # "had six gigs of RAM", "joined two years ago": no count
-    if (
-        has_figure
-        and not re.search(rf"\b{_NUMBER}", _YEAR.sub(" ", low))
-        and not re.search(r"\bthan\b", low)  # "higher than in two thousand eight"
-    ):
-        found -= {"change", "shift", "result", "tally"}  # "the lights went up in 2004"
     if re.search(r"\b(?:target|goal|aim|ambition) (?:is|was|of|would be)\b", low):
         found -= {"change", "shift", "result"}  # "your target is ten days": not reached yet
     if re.search(
@@ -326,18 +329,22 @@ def facets(text: str) -> frozenset[str]:
         low,
     ):
         found.discard("plan")  # "I propose we measure three things": no side effects to fear
-    if _POINTS.search(low) and not re.search(rf"\b{_NUMBER}", _POINTS.sub(" ", low)):
+    if _POINTS.search(low) and not _figure_outside(low, _POINTS):
         found -= {"tally", "shift"}  # "three things came out of that pilot": what comes next
-    if "tally" in found and not re.search(
-        rf"\b{_NUMBER}", re.sub(rf"\ball (?:of )?(?:the |those |them )?{_NUMBER}[\w-]*", " ", low)
+    if "tally" in found and not _figure_outside(
+        low, rf"\ball (?:of )?(?:the |those |them )?{_NUMBER}[\w-]*"
     ):
         found.discard("tally")  # "the surveyors visited all eighty-seven": the ones named before
+    # the only figure says when: "it's been three months since we cut the menu", "the
+    # lights went up in two thousand four" (but "higher than in two thousand eight")
     if (
         has_figure
-        and not re.search(rf"\b{_NUMBER}", FACET_PATTERNS["unit"].sub(" ", low))
+        and not _figure_outside(low, FACET_PATTERNS["unit"])
         and re.search(r"\b(since|ago|it's been|it has been|for the (?:last|past))\b", low)
-    ):  # the only figure says when: "it's been three months since we cut the menu"
+    ):
         found -= {"change", "shift", "result", "tally", "estimate"}
+    if has_figure and not _figure_outside(low, _YEAR) and not re.search(r"\bthan\b", low):
+        found -= {"change", "shift", "result", "tally"}
     if "conditional" in found:
         found -= {"result", "change", "shift", "period", "tally"}  # "if output drops..."
     if re.search(r"\b(was|were) going to\b", low) and not re.search(r"\b(will|'ll)\b", low):
