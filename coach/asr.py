@@ -69,8 +69,9 @@ class AsrOptions:
     of speech longer than this with no pause in it stays whole). None recognises the
     voiced audio as one piece, primed in its first window only: on the eval clips joined
     into one 10-minute file (``make bench-accuracy-long``), dev filled-pause F1 0.11
-    (recall 0.06) against 0.72 in pieces of 25 s, chosen on dev over 20 s (F1 0.77, but
-    pooled word-count error 34 % against 29 %, and ASR 23 % slower) and 30 s (0.46). The
+    (recall 0.06) against 0.72-0.73 in pieces of 25 s, chosen on dev over 20 s (F1
+    0.76-0.77, but pooled word-count error 32-34 % against 29-30 %, and ASR 23-37 %
+    slower), 28 s (0.53-0.60) and 30 s (0.46). The
     cost is ASR time: each piece is a 30 s window of its own, about 1.5 times the
     recogniser's time on a long file (``make bench-speed``). Clips shorter than a piece
     are recognised exactly as before."""
@@ -144,9 +145,8 @@ def _chunks(spans: list[_Span], most_s: float | None) -> list[tuple[float, float
     seconds each (a longer span is a piece of its own): (start_s, end_s) in joined time."""
     if not spans:
         return []
-    end = spans[-1].joined_start_s + spans[-1].length_s
     if most_s is None:
-        return [(0.0, end)]
+        return [(0.0, spans[-1].joined_start_s + spans[-1].length_s)]
     out: list[tuple[float, float]] = []
     for span in spans:
         span_end = span.joined_start_s + span.length_s
