@@ -51,7 +51,7 @@ SPLITS = (
     "sealed14", "sealed15", "sealed16", "sealed17", "sealed18", "sealed19", "sealed20",
     "sealed21", "sealed22", "sealed23", "sealed24", "sealed25", "sealed26", "sealed27",
     "sealed28", "sealed29", "sealed30", "sealed31", "sealed32", "sealed33",
-    "sealed34", "sealed35", "sealed36",
+    "sealed34", "sealed35", "sealed36", "sealed37",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
@@ -63,7 +63,8 @@ sealed21 (aa), sealed22 (ab), sealed23 (ac), sealed24 (ad), sealed25 (ae), seale
 sealed27 (ag), sealed28 (ah), sealed29 (ai), sealed30 (aj),
 sealed31 (ak), sealed32 (al), sealed33 (am), sealed34 (an: heard in primed pieces of at most
 25 s, as ``coach score`` now recognises, where earlier splits were heard as one piece),
-sealed35 (ao, heard likewise), sealed36 (ap, likewise)."""
+sealed35 (ao, heard likewise), sealed36 (ap, likewise),
+sealed37 (aq, likewise)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
@@ -160,14 +161,16 @@ def baseline_questions(llm, talk: str, persona_text: str, n: int) -> list[tuple[
 def generate_one(
     model: str, per_persona: int, *, baseline: bool = True, wording: str = "llm",
     ear: str = "tiny.en", splits: tuple[str, ...] = SPLITS, use_unsure: bool = True,
-    script: bool = False, stance: bool = True,
+    script: bool = False, stance: bool = True, checked_by: str | None = None,
 ) -> None:  # fmt: skip
     """One model's questions (its own process, so its peak memory is its own). Model
     ``none`` asks without a model (grounded wording only). ``use_unsure``: the audience
     knows which words the recogniser was unsure of (as in ``coach rehearse``), where the
     talk's word probabilities were kept. ``script``: the speaker gave the talk as written
-    as their script (``coach rehearse --script``)."""
-    from coach.analysis.asking import unsure_words
+    as their script (``coach rehearse --script``). ``checked_by``: a second recogniser's
+    transcripts (the live one's, tiny.en, when ``ear`` is the audience's own): words the
+    two wrote differently are not quoted, as in ``coach rehearse --audience-asr``."""
+    from coach.analysis.asking import disputed_words, unsure_words
     from coach.audience import PERSONAS as BUILTIN
     from coach.audience import Audience, AudienceOptions
     from coach.llm import ChatModel, LlmOptions
@@ -190,6 +193,11 @@ def generate_one(
             if words_file.exists() and use_unsure
             else []
         )
+        if checked_by is not None:
+            mine = [t for t, _p in json.loads(words_file.read_text())] if words_file.exists() \
+                else heard.split()  # fmt: skip
+            theirs = (heard_folder(checked_by) / f"{path.stem}.txt").read_text().split()
+            unsure += disputed_words(mine, theirs)
         for persona in PERSONAS:
             p_opt = DESCRIBED if persona == "described" else persona
             audience = Audience(llm, heard, AudienceOptions(persona=p_opt, wording=wording,
@@ -240,6 +248,7 @@ def generate_one(
     }
     name = model if wording == "llm" else wording
     name += "" if ear == "tiny.en" else f"-{ear}"
+    name += "" if checked_by is None else "-checked"
     name += "-script" if script else ""
     name += "" if stance else "-nostance"
     for item in items:
@@ -383,6 +392,11 @@ def main() -> int:
     ap.add_argument(
         "--ear", default="tiny.en", help="the recogniser the talks are heard with (tiny.en, base)"
     )
+    ap.add_argument(
+        "--checked-by", metavar="EAR",
+        help="a second recogniser's transcripts (tiny.en): words it wrote otherwise than "
+        "--ear are not quoted, as in coach rehearse --audience-asr",
+    )  # fmt: skip
     ap.add_argument("--splits", nargs="+", default=list(SPLITS), help="talk splits to ask on")
     ap.add_argument(
         "--review",
@@ -405,7 +419,7 @@ def main() -> int:
         generate_one(args.llm[0], args.per_persona, baseline=not args.no_baseline,
                      wording=args.wording, ear=args.ear, splits=tuple(args.splits),
                      use_unsure=not args.no_unsure, script=args.script,
-                     stance=not args.no_stance)  # fmt: skip
+                     stance=not args.no_stance, checked_by=args.checked_by)  # fmt: skip
         return 0
     if args.review:
         build_reviews(args.seed, args.llm, prefix=args.review)

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from questions import DESCRIBED, PERSONAS, heard_folder, talk_files, talk_text  # noqa: E402
 from results import write_results  # noqa: E402
 
-from coach.analysis.asking import unsure_words  # noqa: E402
+from coach.analysis.asking import disputed_words, unsure_words  # noqa: E402
 from coach.analysis.claims import spoken_numbers  # noqa: E402
 from coach.audience import Audience, AudienceOptions  # noqa: E402
 
@@ -62,9 +62,13 @@ def faithful(quote: str, source: list[str]) -> bool:
 
 
 def measure(
-    splits: tuple[str, ...], below: float | None, per_persona: int, ear: str = "tiny.en"
-) -> dict:
-    asked = quoted = good = 0
+    splits: tuple[str, ...], below: float | None, per_persona: int, ear: str = "tiny.en",
+    checked_by: str | None = None, needs: tuple[str, ...] = (),
+) -> dict:  # fmt: skip
+    """Quote fidelity of the grounded questions asked of the talks heard by ``ear``;
+    ``checked_by``: words another recogniser wrote otherwise are not quoted; ``needs``:
+    only talks every one of these recognisers heard (so rows compare the same talks)."""
+    asked = quoted = good = talks = asked_talks = 0
     bad: list[str] = []
     for split in splits:
         for path in talk_files(split):
@@ -72,12 +76,22 @@ def measure(
             words_file = folder / f"{path.stem}.words.json"
             if not (folder / f"{path.stem}.txt").exists():
                 continue
-            if below is not None and not words_file.exists():
+            if not all((heard_folder(e) / f"{path.stem}.txt").exists() for e in needs):
+                continue
+            if below is not None and not all(
+                (heard_folder(e) / f"{path.stem}.words.json").exists() for e in needs or (ear,)
+            ):
                 continue  # no word probabilities kept for this talk
+            talks += 1
             heard = (folder / f"{path.stem}.txt").read_text().strip()
             pairs = json.loads(words_file.read_text()) if below is not None else []
             unsure = [] if below is None else unsure_words(pairs, below=below)
+            if checked_by is not None:
+                mine = [t for t, _p in pairs] if pairs else heard.split()
+                theirs = (heard_folder(checked_by) / f"{path.stem}.txt").read_text().split()
+                unsure += disputed_words(mine, theirs)
             source = tokens(talk_text(path))
+            asked_before = asked
             for persona in PERSONAS:
                 p_opt = DESCRIBED if persona == "described" else persona
                 # the stance said after the quote changes nothing quoted
@@ -93,8 +107,13 @@ def measure(
                         good += 1
                     else:
                         bad.append(f"{path.stem}: {m.group(1)}")
+            asked_talks += asked > asked_before
     return {
         "below": below,
+        "ear": ear,
+        "checked_by": checked_by,
+        "talks": talks,
+        "talks_asked": asked_talks,
         "questions": asked,
         "quoted": quoted,
         "faithful": good,
@@ -110,15 +129,30 @@ def main() -> int:
     ap.add_argument("--per-persona", type=int, default=2)
     ap.add_argument("--ear", default="tiny.en", help="the recogniser the talks were heard with")
     ap.add_argument("--name", default="quotes", help="results file bench/results/NAME.json")
+    ap.add_argument(
+        "--ears", action="store_true",
+        help="compare, on the talks heard by both tiny.en and base: tiny.en's words, base's, "
+        "and base's where tiny.en heard the same (coach rehearse --audience-asr base)",
+    )  # fmt: skip
     args = ap.parse_args()
+    configs = (
+        [("tiny.en", None), ("base", None), ("base", "tiny.en")]
+        if args.ears
+        else [(args.ear, None)]
+    )  # fmt: skip
+    needs = ("tiny.en", "base") if args.ears else ()
     rows = []
     for b in args.below:
         below = None if b == "none" else float(b)
-        row = measure(tuple(args.splits), below, args.per_persona, args.ear)
-        rows.append(row)
-        print(f"below {b:>4}: {row['questions']} questions, {row['quoted']} quoted, "
-              f"{row['faithful']} faithful ({row['faithful_share']})", flush=True)  # fmt: skip
-    write_results(args.name, {"splits": args.splits, "ear": args.ear, "rows": rows})
+        for ear, checked_by in configs:
+            row = measure(tuple(args.splits), below, args.per_persona, ear, checked_by, needs)
+            rows.append(row)
+            checked = f" checked by {checked_by}" if checked_by else ""
+            print(f"{ear}{checked}, below {b:>4}: {row['talks_asked']}/{row['talks']} talks "
+                  f"asked, {row['questions']} questions, {row['quoted']} quoted, "
+                  f"{row['faithful']} faithful ({row['faithful_share']})", flush=True)  # fmt: skip
+    write_results(args.name, {"splits": args.splits, "ear": args.ear, "ears": args.ears,
+                              "rows": rows})  # fmt: skip
     return 0
 
 

@@ -10,6 +10,7 @@ import pytest
 from coach.analysis.asking import (
     FRAMES,
     UNSURE_BELOW,
+    disputed_words,
     facets,
     fitting_kinds,
     frames_for,
@@ -159,6 +160,23 @@ def test_a_clause_with_a_word_the_recogniser_was_unsure_of_is_not_quoted() -> No
     elsewhere = unsure_set([("of", "the", "year")])
     assert "hall" in said_clause(sentence, unsure=elsewhere)
     assert said_clause(sentence, unsure=unsure_set([("bring", "the", "hall")])) == ""
+
+
+def test_disputed_words_are_those_the_other_recogniser_wrote_otherwise() -> None:
+    ear = "We cut the wait to 26 hours with a one-page checklist.".split()
+    live = "we cut the weight to twenty-six hours with a one page check list".split()
+    # numbers, case, punctuation and hyphens alike; "wait" and "checklist." differ
+    assert disputed_words(ear, live) == [("the", "wait", "to"), ("one-page", "checklist.", "")]
+    assert disputed_words(ear, ear) == []
+    assert disputed_words(["we", "had", "nine"], ["we", "had"]) == [("had", "nine", "")]
+
+
+def test_a_clause_with_a_disputed_word_is_not_quoted() -> None:
+    talk = "Last year we spent 47,000 pounds on printing across the three floors."
+    heard_otherwise = talk.replace("printing", "painting").split()
+    unsure = disputed_words(talk.split(), heard_otherwise)
+    assert has_unsure("we spent forty-seven thousand pounds on printing", unsure_set(unsure))
+    assert not has_unsure("we spent forty-seven thousand pounds", unsure_set(unsure))
 
 
 def test_unsure_words_are_those_below_the_threshold_with_their_neighbours() -> None:

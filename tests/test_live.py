@@ -133,6 +133,37 @@ def test_the_audience_hears_the_talk_again_with_its_own_recogniser() -> None:
     assert len(ear.calls) == len(rec.utterances)
 
 
+class _MishearsFirst(ManifestTranscriber):
+    """A second recogniser that writes the first word of every utterance otherwise."""
+
+    def transcribe(self, samples, *, regions=None, offset_s=0.0):  # type: ignore[no-untyped-def]
+        from coach.transcript import Word
+
+        words = super().transcribe(samples, regions=regions, offset_s=offset_s)
+        return [Word("Zork" if i == 0 else w.text, w.start_s, w.end_s)
+                for i, w in enumerate(words)]  # fmt: skip
+
+
+def test_words_the_two_recognisers_wrote_otherwise_are_disputed() -> None:
+    live, ear = ScriptedTranscriber(), _MishearsFirst()
+    rec = TalkRecorder(live, LiveOptions(), ear=lambda: ear)  # type: ignore[arg-type]
+    _run(rec)
+    rec.finish(file="talk")
+    rec.heard_text(wait_s=10.0)
+    disputed = rec.disputed()
+    assert ear.calls and len(disputed) == len(rec.utterances)
+    assert all(word == "Zork" and before == "" for before, word, _after in disputed)
+
+
+def test_the_same_words_in_other_letters_are_not_disputed() -> None:
+    live, ear = ScriptedTranscriber(), _Louder()
+    rec = TalkRecorder(live, LiveOptions(), ear=lambda: ear)  # type: ignore[arg-type]
+    _run(rec)
+    rec.finish(file="talk")
+    rec.heard_text(wait_s=10.0)
+    assert rec.disputed() == []
+
+
 def test_utterances_the_ear_has_not_heard_are_quoted_as_heard_live() -> None:
     live = ScriptedTranscriber()
     rec = TalkRecorder(live, LiveOptions(), ear=lambda: None)  # type: ignore[arg-type]

@@ -298,6 +298,21 @@ class TalkRecorder:
             parts = [self._ear_words.get(s, self._utt_words[s]) for s in starts]
         return [w for ws in parts for w in ws if w.text.strip()]
 
+    def disputed(self) -> list[tuple[str, str, str]]:
+        """Words of :meth:`heard_words` that the live recogniser wrote otherwise, with their
+        neighbours (:func:`coach.analysis.asking.disputed_words`; each utterance heard by
+        both compared on its own): one of the two misheard them, so they are not quoted."""
+        from coach.analysis.asking import disputed_words
+
+        with self._lock:
+            pairs = [(self._ear_words[s], self._utt_words[s])
+                     for s in sorted(self._utt_words) if s in self._ear_words]  # fmt: skip
+        out: list[tuple[str, str, str]] = []
+        for ear, live in pairs:
+            texts = [w.text for w in ear if w.text.strip()]
+            out += disputed_words(texts, [w.text for w in live if w.text.strip()])
+        return out
+
     def heard_so_far(self) -> str:
         """:meth:`heard_words` as text."""
         return " ".join(w.text.strip() for w in self.heard_words())

@@ -159,6 +159,8 @@ class Rehearsal(Conversation):
         self._heard_words: list[Word] = []
         """The talk as the audience heard it (empty until the talk ends)."""
         """The talk as the audience heard it (its own recogniser where it caught up)."""
+        self._disputed: list[tuple[str, str, str]] = []
+        """Heard words the live recogniser wrote otherwise (not quoted back)."""
 
     def _prepare_during_talk(self, recorder: TalkRecorder) -> None:
         """Let the audience prepare a candidate question from the talk so far, on the LLM
@@ -183,7 +185,7 @@ class Rehearsal(Conversation):
 
         def job() -> None:  # a candidate, and its speech, made while the talk goes on
             q = audience.prepare(text, limit=2 * self.options.questions + 1,
-                                 unsure=_unsure(words))  # fmt: skip
+                                 unsure=_unsure(words) + recorder.disputed())  # fmt: skip
             speaker = self.models.speaker()
             if q is not None and speaker is not None:
                 self.voice.prepare(q.spoken_text, speaker)
@@ -227,7 +229,7 @@ class Rehearsal(Conversation):
         self._end_preparation()
         if self._heard_words:
             heard = " ".join(w.text.strip() for w in self._heard_words)
-            unsure = _unsure(self._heard_words)
+            unsure = _unsure(self._heard_words) + self._disputed
         else:
             heard, unsure = talk.transcript, _unsure(talk.words)
         audience = self._audience or Audience(
@@ -302,6 +304,7 @@ class Rehearsal(Conversation):
         # what the audience quotes: the talk heard again by its recogniser, as far as it got
         recorder.stop_hearing(wait_s=opts.ear_wait_s if self.input.realtime else 600.0)
         self._heard_words = recorder.heard_words()
+        self._disputed = recorder.disputed()
         res.talk = report
         self._talk_timing = TurnTiming(
             0, "talk", decided_s=self.rel(decided), transcript_s=self.rel(transcript_ready),
