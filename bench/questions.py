@@ -273,7 +273,9 @@ def generate(models: list[str], per_persona: int, seed: int, wording: str) -> No
 def build_reviews(seed: int, models: list[str] | None = None, prefix: str = "q") -> None:
     """Review files (one per talk, shuffled, ids ``PREFIX0001``...) and the key, for the
     questions of ``models`` (all generated ones by default). Several rounds may share the
-    folder: each round's files are named by its prefix, and the key grows."""
+    folder: each round's files are named by its prefix, and the key grows. A question
+    asked in the same words twice in one talk (by two personas, or by two systems) is
+    listed once, and its verdicts count for each time it was asked."""
     rng = random.Random(seed)
     by_talk: dict[str, list[dict]] = defaultdict(list)
     perf: dict[str, dict] = {}
@@ -292,12 +294,16 @@ def build_reviews(seed: int, models: list[str] | None = None, prefix: str = "q")
         rng.shuffle(items)
         path = TALKS / items[0]["split"] / f"{stem}.md"
         lines = [f"# Talk {stem}", "", talk_text(path), "", "## Questions", ""]
+        listed: dict[tuple[str, str], str] = {}  # the same words are judged once
         for item in items:
-            n += 1
-            item["id"] = f"{prefix}{n:04d}"
-            key.append(item)
             after = f'(right after "{item["after"]}") ' if item.get("after") else ""
-            lines.append(f"- {item['id']}: {after}{item['question']}")
+            same = listed.get((after, item["question"]))
+            if same is None:
+                n += 1
+                same = listed[(after, item["question"])] = f"{prefix}{n:04d}"
+                lines.append(f"- {same}: {after}{item['question']}")
+            item["id"] = same
+            key.append(item)
         (OUT / f"review_{prefix}_{stem}.md").write_text("\n".join(lines) + "\n")
     old_key = OUT / "key.jsonl"
     kept = [line for line in old_key.open() if not json.loads(line)["id"].startswith(prefix)] if (

@@ -175,8 +175,10 @@ def questions() -> str:
         "qwen2.5-coder-0.5b-instruct-ao": "qwen2.5-coder-0.5b-instruct, round ao",
         "default-ap": "round ap (e035b30), 0.5B loaded as in coach rehearse",
         "qwen2.5-coder-0.5b-instruct-ap": "qwen2.5-coder-0.5b-instruct, round ap",
-        "default-aq": "round aq (5a3d9c2), 0.5B loaded as in coach rehearse",
+        "default-aq": "round aq (3873ded), 0.5B loaded as in coach rehearse",
         "qwen2.5-coder-0.5b-instruct-aq": "qwen2.5-coder-0.5b-instruct, round aq",
+        "ears-aq": "round aq (3873ded), --audience-asr base: base's words where tiny.en heard "
+        "the same",
         "default-ah": "round ah (2fdb7f2), 0.5B loaded as in coach rehearse",
         "prev-ah": "round ah: the code before the ask clause (11899bd)",
         "qwen2.5-coder-0.5b-instruct-ah": "qwen2.5-coder-0.5b-instruct, round ah",
