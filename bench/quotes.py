@@ -90,6 +90,9 @@ def measure(
                 mine = [t for t, _p in pairs] if pairs else heard.split()
                 theirs = (heard_folder(checked_by) / f"{path.stem}.txt").read_text().split()
                 unsure += disputed_words(mine, theirs)
+                their_words = heard_folder(checked_by) / f"{path.stem}.words.json"
+                if below is not None and their_words.exists():  # what either was unsure of
+                    unsure += unsure_words(json.loads(their_words.read_text()), below=below)
             source = tokens(talk_text(path))
             asked_before = asked
             for persona in PERSONAS:

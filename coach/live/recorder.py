@@ -299,18 +299,20 @@ class TalkRecorder:
         return [w for ws in parts for w in ws if w.text.strip()]
 
     def disputed(self) -> list[tuple[str, str, str]]:
-        """Words of :meth:`heard_words` that the live recogniser wrote otherwise, with their
-        neighbours (:func:`coach.analysis.asking.disputed_words`; each utterance heard by
-        both compared on its own): one of the two misheard them, so they are not quoted."""
-        from coach.analysis.asking import disputed_words
+        """Words of :meth:`heard_words` that the live recogniser wrote otherwise, or was
+        unsure of, with their neighbours (:func:`coach.analysis.asking.disputed_words` and
+        :func:`~coach.analysis.asking.unsure_words`; each utterance heard by both compared
+        on its own): one of the two may have misheard them, so they are not quoted."""
+        from coach.analysis.asking import disputed_words, unsure_words
 
         with self._lock:
             pairs = [(self._ear_words[s], self._utt_words[s])
                      for s in sorted(self._utt_words) if s in self._ear_words]  # fmt: skip
         out: list[tuple[str, str, str]] = []
         for ear, live in pairs:
-            texts = [w.text for w in ear if w.text.strip()]
-            out += disputed_words(texts, [w.text for w in live if w.text.strip()])
+            live = [w for w in live if w.text.strip()]
+            out += disputed_words([w.text for w in ear if w.text.strip()], [w.text for w in live])
+            out += unsure_words([(w.text, w.probability) for w in live])
         return out
 
     def heard_so_far(self) -> str:
