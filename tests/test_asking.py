@@ -191,39 +191,16 @@ def test_unsure_words_are_those_below_the_threshold_with_their_neighbours() -> N
     assert not has_unsure("we took the train", the)
 
 
-def test_money_spent_asks_what_it_went_on_unless_the_talk_says() -> None:
-    talk = "Last year we spent just under 47,000 pounds on printing across the three floors."
-    claim = find_claims(talk)[0]
-    assert "What did most of that money go on?" in _asks(claim, "cost", talk)
-    told = talk + " Most of that went on toner and the leases."
-    claim = find_claims(told)[0]
-    assert "What did most of that money go on?" not in _asks(claim, "cost", told)
-
-
-def test_a_quote_for_work_not_done_is_not_money_spent() -> None:
-    talk = "Within the next five years, the quote we got in the fall was around $180 ,000."
-    claim = find_claims(talk)[0]
-    assert "What did most of that money go on?" not in _asks(claim, "cost", talk)
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "In the end the stock was overstated by 64,000 pounds.",
-        "He still tells us the fare was forty cents.",
-        "Last year the residents association raised 1,200 pounds.",
-    ],
-)
-def test_a_sum_nobody_paid_out_is_not_asked_what_it_went_on(sentence: str) -> None:
-    talk = f"Good evening. {sentence} Thank you."
-    for claim in find_claims(talk):
-        assert "What did most of that money go on?" not in _asks(claim, "cost", talk)
-
-
-def test_a_sum_refunded_is_paid_out() -> None:
-    talk = "Good evening. We refunded most of them, around 4,200 euros in total. Thank you."
-    claim = next(c for c in find_claims(talk) if "refunded" in c.text)
-    assert "What did most of that money go on?" in _asks(claim, "cost", talk)
+def test_money_spent_is_not_asked_what_it_went_on() -> None:
+    # dropped after round aq: "What did most of that money go on?" was acceptable to blind
+    # reviewers 8 times in 60 over rounds aa-aq ("a new second-hand fridge cost eight
+    # hundred fifty dollars", "each test cost sixty-two pounds": it went on the fridge)
+    for talk in ("Last year we spent just under 47,000 pounds on printing across the floors.",
+                 "A new second-hand fridge cost us 850 dollars.",
+                 "Our compute bill was about 9,400 dollars a month."):  # fmt: skip
+        for claim in find_claims(talk):
+            assert "What did most of that money go on?" not in _asks(claim, "cost", talk)
+    assert all("went on" not in f.text and "go on" not in f.text for f in FRAMES)
 
 
 def test_all_of_a_number_named_before_is_no_count_to_compare() -> None:
@@ -742,22 +719,30 @@ def test_a_proposal_signed_off_warmly_is_no_toast() -> None:
     assert not is_tribute("Our pump fails twice a year. To Jimmy we owe the fix, in part.")
 
 
-def test_what_the_money_bought_answers_what_it_went_on() -> None:
-    talk = ("The cost was 31,200 pounds, all from the grant, which works out at about 14 "
-            "pounds a lobster. Thank you.")  # fmt: skip
-    claim = find_claims(talk)[0]
-    assert "What did most of that money go on?" not in _asks(claim, "cost", talk)
-    monthly = "Our compute bill was about 9,400 dollars a month. Thank you."
-    assert "What did most of that money go on?" in _asks(find_claims(monthly)[0], "cost", monthly)
-
-
 def test_a_count_of_points_the_talk_goes_on_to_make_is_no_tally() -> None:
     # round am: "Is that more or less than usual?" of "three things came out of that pilot"
     # (0 of 8 blind verdicts); "two concerns came up" asked "is that a trend?" (round ae)
+    # round aq: "You said the project had four parts. Is that more or less than usual?"
     for sentence in ("Three things came out of that pilot. First, cost.",
-                     "Two concerns came up from branch managers."):  # fmt: skip
+                     "Two concerns came up from branch managers.",
+                     "The project had four parts. The first was the cap."):  # fmt: skip
         assert not {"tally", "shift"} & facets(sentence.split(".")[0])
     assert "tally" in facets("thirty-eight families came to the first session")
+
+
+def test_how_the_talk_begins_is_no_plan() -> None:
+    # round aq: "You said you want to begin with the date that everyone in this room
+    # remembers. Are there any side effects you're worried about?" (0 of 14 verdicts)
+    assert "plan" not in facets("I want to begin with the date that everyone here remembers")
+    assert "plan" in facets("I want to begin charging for parking next year")
+
+
+def test_what_a_plan_would_bring_is_not_the_plan() -> None:
+    # round aq: "You said you would also use much less water from the well. Are there any
+    # side effects you're worried about?" and "the strongest argument against it?" (0 of 10)
+    assert "plan" not in facets("we would also use much less water from the well")
+    assert "plan" not in facets("we'll see fewer complaints at the front desk")
+    assert "plan" in facets("we will hire more staff for the weekend shifts")
 
 
 def test_a_reading_from_a_device_is_not_asked_how_it_was_measured() -> None:

@@ -279,21 +279,27 @@ def test_a_second_question_on_the_same_point_does_not_quote_it_again() -> None:
 
 
 def test_a_grounded_audience_stops_rather_than_ask_a_plain_question() -> None:
-    talk = "Good evening. Last year we spent 47,000 pounds on printing across the three floors."
+    talk = (
+        "Good evening. Last year the average wait at the front desk was 47 minutes across "
+        "the three floors."
+    )
     audience = Audience(None, talk, AudienceOptions(wording="grounded"))
     asked = list(audience.questions(4))
-    assert [q.text for q in asked] == ["What did most of that money go on?"]
+    assert [q.text for q in asked] == ["How was that measured?"]
     assert audience.next_question(optional=True) is None
 
 
 def test_no_question_quotes_an_unsure_word() -> None:
-    talk = "Good evening. Last year we spent 47,000 pounds on printing across the three floors."
+    talk = (
+        "Good evening. Last year the average wait at the front desk was 47 minutes across "
+        "the three floors."
+    )
     audience = Audience(
-        None, talk, AudienceOptions(wording="grounded"), unsure=[("on", "printing", "across")]
+        None, talk, AudienceOptions(wording="grounded"), unsure=[("front", "desk", "was")]
     )
     assert audience.next_question(optional=True) is None
     q = audience.next_question()  # not optional: a plain question, its lead-in not quoted
-    assert q is not None and "printing" not in q.spoken_text
+    assert q is not None and "desk" not in q.spoken_text
 
 
 def test_no_question_at_all_when_none_fits() -> None:
@@ -324,8 +330,10 @@ def test_a_proposal_no_clause_can_say_back_is_still_asked_about() -> None:
 
 
 def test_a_quoted_question_comes_before_any_about_the_whole_proposal() -> None:
-    talk = ("Good evening. Last year we spent 47,000 pounds on printing across the three "
-            "floors. So here's my ask: I'd like approval for two things. Thank you.")  # fmt: skip
+    talk = (
+        "Good evening. Last year the average wait at the front desk was 47 minutes across "
+        "the three floors. So here's my ask: I'd like approval for two things. Thank you."
+    )
     asked = list(Audience(None, talk, AudienceOptions(wording="grounded")).questions(3))
     assert asked and asked[0].lead_in.startswith("You said ")
     assert all("asking for" not in q.text for q in asked)
@@ -362,16 +370,16 @@ def test_a_question_begun_before_a_toasts_last_words_asks_only_for_more() -> Non
 
 def test_unsure_words_steer_the_quote_to_another_claim() -> None:
     talk = (
-        "Last year we spent 47,000 pounds on printing across the three floors. "
+        "Last year the average wait at the front desk was 47 minutes across the three floors. "
         "The crew costs about 38,000 pounds a year."
     )
     sure = Audience(None, talk, AudienceOptions(wording="grounded"))
     unsure = Audience(
-        None, talk, AudienceOptions(wording="grounded"), unsure=[("on", "printing", "across")]
+        None, talk, AudienceOptions(wording="grounded"), unsure=[("front", "desk", "was")]
     )
-    assert all("printing" not in q.spoken_text for q in unsure.questions(3))
+    assert all("desk" not in q.spoken_text for q in unsure.questions(3))
     asked = [sure.next_question(), sure.next_question()]  # not optional: both claims
-    assert any(q is not None and "printing" in q.spoken_text for q in asked)
+    assert any(q is not None and "desk" in q.spoken_text for q in asked)
 
 
 def test_no_third_question_on_one_point() -> None:

@@ -258,10 +258,12 @@ _LATER = re.compile(r"\b(?:" + _MONTHS + r"|deadline|next step)\b")
 _POINTS = re.compile(
     rf"\b{_NUMBER}[\w-]* (?:(?:main|big|key|other|more|new|quick|important|clear|simple|"
     r"different|early) )?(?:things|points|reasons|lessons|findings|ideas|questions|concerns|"
-    r"issues|options|ways|takeaways|messages|themes|conclusions|surprises)\b"
+    r"issues|options|ways|takeaways|messages|themes|conclusions|surprises|parts|stages|"
+    r"phases|steps|strands|pieces|elements|sections|chapters)\b"
 )
 """A count of the points a talk is about to make ("three things came out of that pilot",
-"two concerns came up"): no tally to compare with other years."""
+"two concerns came up", "the project had four parts"): no tally to compare with other
+years."""
 
 _CLOCK_TIME = re.compile(
     r"\b(?:at|by|until|before|after|till|from|to) (?:[a-z]+[- ])?[a-z]+ (?:o'clock|a\.?m\b\.?|"
@@ -354,10 +356,18 @@ def facets(text: str) -> frozenset[str]:
         found -= {"future", "plan"}  # "I thought we would lose a third": what was expected
     if re.search(
         r"\b(want|going|like|here) to (?:share|talk|tell|show|explain|walk|present|"
-        r"give|update|put (?:\w+ ){1,3}in front of)\b",
+        r"give|update|put (?:\w+ ){1,3}in front of|(?:begin|start|open|finish|end|close) "
+        r"(?:with|by|on)\b)\b",
         low,
     ):
-        found.discard("plan")  # announcing the talk is no plan
+        found.discard("plan")  # announcing the talk is no plan ("I want to begin with the date")
+    if re.search(
+        r"\b(?:would|will|'d|'ll|could) (?:also |then |now |probably |actually )?(?:use|need|"
+        r"spend|pay|have|see|get|lose|waste|burn|produce|emit|make|save) (?:much |far |a lot |"
+        r"a bit |even |a little )?(?:less|fewer|more|lower|higher|cheaper|better|shorter)\b",
+        low,
+    ):
+        found.discard("plan")  # "we would also use much less water": what the plan brings
     if (
         "plan" in found
         and "estimate" not in found
@@ -1060,13 +1070,6 @@ FRAMES: tuple[Frame, ...] = (
        r"concern|(?:honest|upfront|frank|clear) about (?:the )?problems|"
        r"the (?:bigger|biggest|main|other) problem (?:is|will be))", near=-1,
        avoid="decision step sum_asked"),
-    _f("cost", "money spent paid_out", "What did most of that money go on?",
-       r"\b(mostly|most of (?:it|that)|went on|goes on|breaks? down|of which|split between|"
-       r"bought|paid for|works out (?:at|to)|"
-       r"(?:pounds|dollars|euros|pence|cents|rand) (?:each|(?:a|an|per) (?!(?:month|year|"
-       r"week|day|night|fortnight|quarter|term|season|hour)\b)\w)|"
-       r"made up of|(?:dollars|pounds|euros|rupees|shillings|pesos|rand)(?: worth)? of\b)",
-       near=1, avoid="future estimate quoted"),
     _f("cost", "money costword", "Where will that money come from?", _FUNDED, near=-1,
        avoid="result change spent ask"),
     _f("cost", "money ask", "Is that figure a firm quote, or still an estimate?",
