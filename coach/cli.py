@@ -297,9 +297,9 @@ def _add_rehearse(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         default="none",
         metavar="MODEL",
         help="a second recogniser (e.g. base) that hears your talk again, during it, for "
-        "what the audience quotes back; default none: the live words (base misheard fewer "
-        "words but made no measured difference to the questions, and costs memory and "
-        "0.4 s after the talk)",
+        "what the audience quotes back; a word the two wrote differently is not quoted. "
+        "Default none: the live words (base misheard fewer words but made no measured "
+        "difference to the questions, and costs memory and 0.4 s after the talk)",
     )
     rh.add_argument(
         "--question-wording",
