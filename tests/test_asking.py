@@ -735,6 +735,14 @@ def test_how_the_talk_begins_is_no_plan() -> None:
     # remembers. Are there any side effects you're worried about?" (0 of 14 verdicts)
     assert "plan" not in facets("I want to begin with the date that everyone here remembers")
     assert "plan" in facets("I want to begin charging for parking next year")
+    assert "plan" in facets("we would like to start with eight residents in June")
+
+
+def test_a_signpost_is_no_plan() -> None:
+    # round ap: "You said you want to preempt the obvious objection. Are there any side
+    # effects you're worried about?" (0 of 8)
+    talk = "I want to preempt the obvious objection about the 40,000 dollars."
+    assert not [f for f in _fits(talk) if "plan" in f.needs]
 
 
 def test_what_a_plan_would_bring_is_not_the_plan() -> None:

@@ -357,7 +357,7 @@ def facets(text: str) -> frozenset[str]:
     if re.search(
         r"\b(want|going|like|here) to (?:share|talk|tell|show|explain|walk|present|"
         r"give|update|put (?:\w+ ){1,3}in front of|(?:begin|start|open|finish|end|close) "
-        r"(?:with|by|on)\b)\b",
+        rf"(?:with|by|on)\b(?! (?:a |an |the |just |only )?(?:pilot|trial|{_NUMBER})))\b",
         low,
     ):
         found.discard("plan")  # announcing the talk is no plan ("I want to begin with the date")

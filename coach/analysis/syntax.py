@@ -277,10 +277,11 @@ _PASS_ON = frozenset("want wants wanted like going need needs try trying hope ho
 _NO_ACTION = frozenset(
     "be is are was were been being am 's 're 'm have has had 've having pretend pretending "
     "know knows think thinks believe seem seems feel feels see remember understand compare "
-    "wonder hear say said tell mean got get expect expects".split()
+    "wonder hear say said tell mean got get expect expects preempt pre-empt".split()
 )  # fmt: skip
 """Verbs that do nothing to the world: a clause led by one is no plan ("we'll have two
-years to compare", "I won't pretend it is easy")."""
+years to compare", "I won't pretend it is easy", "I want to preempt the obvious
+objection")."""
 _PLAN_WORDS = frozenset("plan plans proposal proposing propose idea recommendation recommend "
                         "suggestion suggest ask request goal aim option".split())  # fmt: skip
 
