@@ -47,6 +47,7 @@ def questions() -> str:
         "sealed35": -32,
         "sealed36": -33,
         "sealed37": -34,
+        "sealed38": -35,
         "sealed31": -28,
         "sealed30": -27,
         "sealed29": -26,
@@ -179,6 +180,9 @@ def questions() -> str:
         "qwen2.5-coder-0.5b-instruct-aq": "qwen2.5-coder-0.5b-instruct, round aq",
         "ears-aq": "round aq (3873ded), --audience-asr base: base's words where tiny.en heard "
         "the same",
+        "default-ar": "round ar (43e23bc), 0.5B loaded as in coach rehearse",
+        "qwen2.5-coder-0.5b-instruct-ar": "qwen2.5-coder-0.5b-instruct, round ar",
+        "prev-ar": "round aq's code (3873ded), run on round ar's talks",
         "default-ah": "round ah (2fdb7f2), 0.5B loaded as in coach rehearse",
         "prev-ah": "round ah: the code before the ask clause (11899bd)",
         "qwen2.5-coder-0.5b-instruct-ah": "qwen2.5-coder-0.5b-instruct, round ah",
