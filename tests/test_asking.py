@@ -10,6 +10,7 @@ import pytest
 from coach.analysis.asking import (
     FRAMES,
     UNSURE_BELOW,
+    ask_clause,
     disputed_words,
     facets,
     fitting_kinds,
@@ -533,8 +534,6 @@ def test_the_talks_ask_is_said_back_as_a_clause(sentence: str, said: str) -> Non
     ],
 )
 def test_an_ask_that_names_nothing_is_not_said_back(sentence: str) -> None:
-    from coach.analysis.asking import ask_clause
-
     clause = quotable_clause(spoken_numbers(sentence))
     assert not re.match(r"^(?:i'm|we're|i'd) (?:asking|proposing|like)\b", clause, re.I), clause
     assert not ask_clause("What we're asking for is simple.")
@@ -827,3 +826,32 @@ def test_advice_to_the_listeners_is_no_proposal() -> None:
                    "We always recommend that you test the alarm every month."):  # fmt: skip
         assert put_forward(advice) is None
     assert put_forward("We recommend that the council funds a second crew.") is not None
+
+
+def test_a_consequence_after_because_if_is_a_condition() -> None:
+    # round ar: "You said you'll lose a lot more than two members. What could delay that?"
+    # (0 of 8: the talk said "Because if the cooling fails again in August, ...")
+    talk = "Because if the cooling fails again in August, we'll lose a lot more than two members."
+    assert not _fits(talk)
+
+
+def test_a_study_to_come_is_no_plan_with_side_effects() -> None:
+    # round ar: "You said you'll start a proper study of the coins. Are there any side effects
+    # you're worried about?" (0 of 8)
+    assert "plan" not in facets("we'll start a proper study of the coins in the summer")
+    assert "plan" in facets("we'll start a pilot of the new rota in two wards")
+
+
+def test_when_the_ask_is_made_is_not_the_ask() -> None:
+    # round ar: "You said you're asking the committee for this morning." (0 of 16)
+    said = ask_clause("I'm asking the committee for two things this morning, approval for a "
+                      "one-semester trial of lab notebooks in two research groups.")  # fmt: skip
+    assert said.startswith("I'm asking the committee for approval for a one-semester trial")
+
+
+def test_an_action_plan_is_no_future_to_delay() -> None:
+    # round ar: "You said a second warning means a formal corrective action plan and possibly
+    # fewer orders next year. What could delay that?" (0 of 8)
+    talk = "A second warning means a formal corrective action plan and possibly fewer orders."
+    assert "future" not in facets(talk)
+    assert "future" in facets("we plan to open the second site in March")

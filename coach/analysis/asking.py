@@ -179,7 +179,8 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "future": re.compile(
-        r"\b(will|would|could (?:start|begin|launch|open|run|have|be ready)|'ll|going to|plan|"
+        r"\b(will|would|could (?:start|begin|launch|open|run|have|be ready)|'ll|going to|"
+        r"(?:we|i|they) plan|the plan|plan(?:s|ned|ning)? to|"
         r"propos\w*|starting|from (?:next|" + _MONTHS[3:-1] + r"))\b",
         re.I,
     ),
@@ -215,7 +216,9 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"\b(?:the|those|these|our|your|" + _NUMBER + r")[\w-]* (?:[\w-]+ )?(" + _GROUPS + r")\b",
         re.I,
     ),
-    "conditional": re.compile(r"^(?:and |but |so )?(?:if|unless|in case|should)\b", re.I),
+    "conditional": re.compile(
+        r"^(?:and |but |so |because |'cause |since |even )?(?:if|unless|in case|should)\b", re.I
+    ),
     "motive": re.compile(
         r"\b(?:i|we) \w+(?: \w+)? because\b|\bbecause (?:i|we) (?:honestly )?(?:thought|felt|"
         r"wanted|knew|was|were|had|needed)\b|"
@@ -328,10 +331,14 @@ def facets(text: str) -> frozenset[str]:
         found -= {"change", "shift", "result"}  # "your target is ten days": not reached yet
     if re.search(
         r"\b(?:propos\w*|suggest\w*|want|plan|going|like) (?:that )?(?:we |to |you )?(?:'d |"
-        r"would |will |should )?(?:measure|track|monitor|count|record|evaluate)\b",
+        r"would |will |should )?(?:measure|track|monitor|count|record|evaluate)\b|"
+        r"\b(?:start|begin|do|run|carry out|conduct) (?:a |an |the )?(?:proper |full |detailed |"
+        r"small |first )?(?:study|survey|analysis|audit|assessment|evaluation) of\b",
         low,
     ):
-        found.discard("plan")  # "I propose we measure three things": no side effects to fear
+        # "I propose we measure three things", "we'll start a proper study of the coins": no
+        # side effects to fear
+        found.discard("plan")
     if _POINTS.search(low) and not _figure_outside(low, _POINTS):
         found -= {"tally", "shift"}  # "three things came out of that pilot": what comes next
     if "tally" in found and not _figure_outside(
@@ -709,6 +716,9 @@ def ask_clause(sentence: str) -> str:
     if m is None:
         return ""
     rest = re.sub(r"^(?:one|two|three|a few) things?\W*\s*", "", m.group("x"), flags=re.I)
+    # "for two things this morning, approval for ...": when is not what
+    rest = re.sub(r"^(?:today|tonight|now|this (?:morning|afternoon|evening))\W*\s*", "", rest,
+                  flags=re.I)  # fmt: skip
     cut = _ASK_END.search(rest)
     ask = (rest[: cut.start()] if cut else rest).strip(" .!?")
     # "thirty-eight thousand pounds for next year [and the committee's approval to ...]":
