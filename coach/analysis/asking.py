@@ -1104,7 +1104,7 @@ FRAMES: tuple[Frame, ...] = (
        avoid="intervention estimate future money own_story event first"),
     # method
     _f("method", "result metric", "How was that measured?", _MEASURED, near=2,
-       avoid="estimate future money guess own_story"),
+       avoid="estimate future money guess own_story derived"),
     _f("method", "study group", "How were the {group} chosen?",
        r"\b(random|chosen|picked|selected|volunteer\w*|every (?:school|street|ward|class))",
        near=0, avoid="future money"),
@@ -1224,6 +1224,10 @@ def frames_for(
     if not clause:
         return []
     found = facets(clause) | (facets(claim.text) & {"intervention", "date"})
+    if re.match(r"(?:so |and )?(?:that|which|this) means\b", claim.text.lower()):
+        # "That means the title breaks even at six hundred copies, and [the average one
+        # earns back its cost]": worked out from what was said, not measured
+        found |= {"derived"}
     if FACET_PATTERNS["conditional"].search(claim.text.lower()):
         found -= {"plan", "future"}  # "if we don't get it, we'll be back with a bucket"
     parsed = syntax.parse(clause)  # the clause asked about: "I took ... and they went from"
