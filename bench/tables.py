@@ -184,7 +184,7 @@ def questions() -> str:
         "default-ar": "round ar (43e23bc), 0.5B loaded as in coach rehearse",
         "qwen2.5-coder-0.5b-instruct-ar": "qwen2.5-coder-0.5b-instruct, round ar",
         "prev-ar": "round aq's code (3873ded), run on round ar's talks",
-        "default-as": "round as (a00cc9f), 0.5B loaded as in coach rehearse",
+        "default-as": "round as (e7dadd8), 0.5B loaded as in coach rehearse",
         "qwen2.5-coder-0.5b-instruct-as": "qwen2.5-coder-0.5b-instruct, round as",
         "prev-as": "round ar's code (43e23bc), run on round as's talks",
         "default-ah": "round ah (2fdb7f2), 0.5B loaded as in coach rehearse",
