@@ -741,7 +741,7 @@ def test_a_signpost_is_no_plan() -> None:
     # round ap: "You said you want to preempt the obvious objection. Are there any side
     # effects you're worried about?" (0 of 8)
     talk = "I want to preempt the obvious objection about the 40,000 dollars."
-    assert not [f for f in _fits(talk) if "plan" in f.needs]
+    assert not set(_fits(talk)) & {f.text for f in FRAMES if "plan" in f.needs}
 
 
 def test_what_a_plan_would_bring_is_not_the_plan() -> None:
@@ -870,3 +870,29 @@ def test_what_a_sentence_works_out_is_not_asked_how_it_was_measured() -> None:
     said = talk.replace("That means the", "In the end the")
     claim = next(c for c in find_claims(said) if "earns back" in c.text)
     assert "How was that measured?" in [f.text for f in frames_for(claim, said, unsure=unsure)]
+
+
+def test_what_would_have_happened_is_no_plan() -> None:
+    # round as: "You said you would have fixed it in half the time. Are there any side
+    # effects you're worried about?" (0 of 24 with its follow-ups)
+    talk = "We would have fixed it in half the time and I would have been at the party."
+    assert not set(_fits(talk)) & {f.text for f in FRAMES if "plan" in f.needs}
+
+
+def test_what_happens_after_the_talk_is_no_plan() -> None:
+    # round as: "You said you will taste the young wines afterwards. Are there any side
+    # effects you're worried about?" (0 of 16 with its follow-ups)
+    assert "plan" not in facets("we will taste the young wines afterwards, all 14 of them")
+    assert "plan" in facets("we will replace the 14 oldest barrels next spring")
+
+
+def test_those_with_nothing_after_it_is_not_quoted() -> None:
+    # round as: "You said you will cover those from your ministry grant." (0 of 16: those
+    # were the actors' allowances, said the sentence before)
+    assert not quotable_clause("We will cover those from our ministry grant of 9,000 lari.")
+    assert quotable_clause("We will cover those costs from our ministry grant of 9,000 lari.")
+
+
+def test_one_point_to_come_is_no_estimate() -> None:
+    # round as: "You said one thing worked better than you expected. What is that based on?"
+    assert "estimate" not in facets("one thing worked better than we expected")

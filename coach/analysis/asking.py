@@ -260,9 +260,9 @@ _LATER = re.compile(r"\b(?:" + _MONTHS + r"|deadline|next step)\b")
 
 _POINTS = re.compile(
     rf"\b{_NUMBER}[\w-]* (?:(?:main|big|key|other|more|new|quick|important|clear|simple|"
-    r"different|early) )?(?:things|points|reasons|lessons|findings|ideas|questions|concerns|"
-    r"issues|options|ways|takeaways|messages|themes|conclusions|surprises|parts|stages|"
-    r"phases|steps|strands|pieces|elements|sections|chapters)\b"
+    r"different|early) )?(?:thing|point|reason|lesson|finding|idea|question|concern|"
+    r"issue|option|way|takeaway|message|theme|conclusion|surprise|part|stage|phase|step|"
+    r"strand|piece|element|section|chapter)s?\b"
 )
 """A count of the points a talk is about to make ("three things came out of that pilot",
 "two concerns came up", "the project had four parts"): no tally to compare with other
@@ -340,7 +340,9 @@ def facets(text: str) -> frozenset[str]:
         # side effects to fear
         found.discard("plan")
     if _POINTS.search(low) and not _figure_outside(low, _POINTS):
-        found -= {"tally", "shift"}  # "three things came out of that pilot": what comes next
+        # "three things came out of that pilot", "one thing worked better than we expected":
+        # what comes next
+        found -= {"tally", "shift", "estimate"}
     if "tally" in found and not _figure_outside(
         low, rf"\ball (?:of )?(?:the |those |them )?{_NUMBER}[\w-]*"
     ):
@@ -368,6 +370,12 @@ def facets(text: str) -> frozenset[str]:
         low,
     ):
         found.discard("plan")  # announcing the talk is no plan ("I want to begin with the date")
+    if re.search(
+        r"\b(?:afterwards|after (?:this|the (?:talk|meeting|break|questions))|in a (?:moment|"
+        r"minute)|over coffee|later (?:tonight|today|this evening))\b",
+        low,
+    ):
+        found.discard("plan")  # "we'll taste the young wines afterwards": this evening's plan
     if re.search(
         r"\b(?:would|will|'d|'ll|could) (?:also |then |now |probably |actually )?(?:use|need|"
         r"spend|pay|have|see|get|lose|waste|burn|produce|emit|make|save) (?:much |far |a lot |"
@@ -518,6 +526,14 @@ _ASIDE = re.compile(
 )
 _AUDIENCE = re.compile(r"\b(you|your|yours|yourselves)\b", re.I)
 """Words for the audience: a clause with one speaks to the listeners, and is not quoted."""
+_BARE_DEMONSTRATIVE = re.compile(
+    r"\b(?:those|these)\b(?=\s+(?:from|with|by|for|to|in|on|at|through|out|up|over|under|"
+    r"into|until|before|after)\b|\W*$)",
+    re.I,
+)
+"""A "those" or "these" with no noun after it: what it stands for was said before, so the
+clause does not stand on its own."""
+
 _OPENING_PRONOUN = re.compile(r"^(it|this|that|they|these|those|there|he|she)\b", re.I)
 
 
@@ -893,6 +909,8 @@ def quotable_clause(
                 continue  # "that is two hundred forty students, gets ...": an aside, cut
             if _AUDIENCE.search(part):
                 continue
+            if _BARE_DEMONSTRATIVE.search(part):
+                continue  # "we will cover those from our ministry grant": those what?
             if FACET_PATTERNS["conditional"].search(part):
                 continue  # "if it's not carrying twenty people a night, we'll say": a condition
             cause = re.search(r"\bbecause\b(?! of)(.*)$", part, re.I)
@@ -1182,7 +1200,9 @@ def _parsed_facets(found: frozenset[str], clause: str, parsed: syntax.Parse) -> 
         if not re.search(r"\b(will|'ll|would|'d|going to|gonna|next|plan\w*)\b", clause.lower()):
             found -= {"plan"}  # "I started rotating the pots to keep the food hot": told
     if syntax.would_have(parsed):
-        found -= _MEASURED_FACETS  # "we'd have had her open by half-past": it did not happen
+        # "we'd have had her open by half-past", "I would have fixed it in half the time": it
+        # did not happen, and it is no plan
+        found -= _MEASURED_FACETS | {"plan", "future"}
     timeless = FACET_PATTERNS["unit"].sub(" ", clause.lower())  # "half an hour later": when
     if not re.search(rf"\b{_NUMBER}", timeless) and syntax.one_event(parsed):
         # "the heifer had nerve damage and went down": one thing that happened, no pattern
