@@ -896,3 +896,41 @@ def test_those_with_nothing_after_it_is_not_quoted() -> None:
 def test_one_point_to_come_is_no_estimate() -> None:
     # round as: "You said one thing worked better than you expected. What is that based on?"
     assert "estimate" not in facets("one thing worked better than we expected")
+
+
+def test_the_worries_a_talk_lists_answer_its_side_effects() -> None:
+    # round at: "If this goes ahead, are there any side effects you're worried about?" after
+    # "Now the worries, because I know you have them." (0 of 8), and of a trial after "What
+    # could go wrong?" (0 of 4)
+    for said in ("Now the worries, because I know you have them.", "What could go wrong?"):
+        talk = f"So I'm proposing a cargo ropeway for 40 villages. {said} Landslides. Thank you."
+        asked = [q for _kind, q in whole_proposal_questions(talk)]
+        assert asked and not any("side effects" in q for q in asked)
+
+
+def test_a_rule_put_forward_is_not_asked_how_it_was_measured() -> None:
+    # round at: "You said you'd suggest three no shows in a month means a week off booking.
+    # How was that measured?" (0 of 4)
+    talk = (
+        "So we'd suggest three no shows in a month means a week off booking, people "
+        "gaming it with bots, possibly."
+    )
+    assert "How was that measured?" not in _fits(talk)
+
+
+def test_a_count_of_price_quotes_is_no_tally() -> None:
+    # round at: "You said you've had two quotes for the booking system. Is that more or less
+    # than usual?" (0 of 8)
+    assert "Is that more or less than usual?" not in _fits(
+        "We've had two quotes for the booking system, both under 9,000 dollars."
+    )
+
+
+def test_data_said_not_to_show_is_no_study_result() -> None:
+    # round at: "You said one summer is not the kind of data that shows up in skin cancer
+    # figures. Did anything in those results surprise you?" (0 of 8: there were none)
+    talk = (
+        "One summer is not the kind of data that shows up in skin cancer figures and we "
+        "didn't have a budget to track it."
+    )
+    assert "Did anything in those results surprise you?" not in _fits(talk)

@@ -1084,7 +1084,7 @@ FRAMES: tuple[Frame, ...] = (
        r"usual|normal|typical|average|record|rose|fell|dropped|grew|increase|decrease|"
        r"best|worst|highest|lowest|biggest|busiest|quietest)\b",
        near=1,
-       avoid="change estimate future money plan metric own_story derived"),
+       avoid="change estimate future money plan metric own_story derived quoted"),
     _f("evidence", "money future costword", "Is that figure a firm quote, or still an estimate?",
        r"\b(quote[sd]?|tender|invoice|fixed price|estimate)", near=0, avoid="result change"),
     # objection: the strongest doubt
@@ -1094,8 +1094,9 @@ FRAMES: tuple[Frame, ...] = (
        near=-1, avoid="step"),
     # cost or side effect
     _f("cost", "plan", "Are there any side effects you're worried about?",
-       r"\b(side effects?|downsides?|drawbacks?|trade-?offs?|the risk|risks|worry|"
+       r"\b(side effects?|downsides?|drawbacks?|trade-?offs?|the risk|risks|worry|worries|"
        r"concern|(?:honest|upfront|frank|clear) about (?:the )?problems|"
+       r"(?:could|can|might|will) go wrong|"
        r"the (?:bigger|biggest|main|other) problem (?:is|will be))", near=-1,
        avoid="decision step sum_asked"),
     _f("cost", "money costword", "Where will that money come from?", _FUNDED, near=-1,
@@ -1122,7 +1123,7 @@ FRAMES: tuple[Frame, ...] = (
        avoid="intervention estimate future money own_story event first"),
     # method
     _f("method", "result metric", "How was that measured?", _MEASURED, near=2,
-       avoid="estimate future money guess own_story derived"),
+       avoid="estimate future money guess own_story derived plan"),
     _f("method", "study group", "How were the {group} chosen?",
        r"\b(random|chosen|picked|selected|volunteer\w*|every (?:school|street|ward|class))",
        near=0, avoid="future money"),
@@ -1222,7 +1223,7 @@ def _parsed_facets(found: frozenset[str], clause: str, parsed: syntax.Parse) -> 
     if syntax.negated(parsed):
         # "we're not proposing a change tonight"; "we don't think the yield went down": no
         # change to ask whether it is a trend
-        found -= {"plan", "future", "change", "shift"}
+        found -= {"plan", "future", "change", "shift", "study"}
     if "plan" in found and syntax.subject(parsed) not in _SPEAKERS and not _PROPOSED.search(clause):
         found -= {"plan"}  # "three new learners start in September": no one's proposal
     if syntax.past_verb(parsed) and not re.search(
