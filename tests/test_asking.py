@@ -934,3 +934,24 @@ def test_data_said_not_to_show_is_no_study_result() -> None:
         "didn't have a budget to track it."
     )
     assert "Did anything in those results surprise you?" not in _fits(talk)
+
+
+def test_the_best_in_years_says_whether_it_was_typical() -> None:
+    # round au: "You said you had blue whales in the bay on eleven days in June. Was that a
+    # typical period, or could it have been an unusual one?" (0 of 8: "which is the best
+    # we've had in four years")
+    talk = ("We had blue whales in the bay on 11 days in June, which is the best we've had "
+            "in four years, and the photo ended up in the newspapers.")  # fmt: skip
+    assert "Was that a typical period, or could it have been an unusual one?" not in _fits(talk)
+    assert "Was that a typical period, or could it have been an unusual one?" in _fits(
+        "We had blue whales in the bay on 11 days in June, and the photo made the papers."
+    )
+
+
+def test_a_surprise_told_anywhere_answers_the_surprise_question() -> None:
+    # round au: "You said during the pilot, that rose to thirty-four percent. Did anything in
+    # those results surprise you?" (0 of 2: "That one surprised us more", two sentences on)
+    talk = ("After we brought in the new shortlisting, the share rose from 22 % to 34 %. "
+            "Applicants over 50 also did better, going from 9 % to 13 %. The panels liked "
+            "it. That one surprised us more.")  # fmt: skip
+    assert "Did anything in those results surprise you?" not in _fits(talk)

@@ -1075,7 +1075,9 @@ FRAMES: tuple[Frame, ...] = (
        "Was that a typical period, or could it have been an unusual one?",
        r"\b(every (?:year|month|week)|each year|over (?:the last )?(?:two|three|four|five|ten|"
        r"several) years|for years|consistently|held up|typical|usual(?:ly)?|normal(?:ly)?|"
-       r"the (?:day|week|month|year|term|quarter|season|shift) before|previous)", near=1,
+       r"the (?:day|week|month|year|term|quarter|season|shift) before|previous|"
+       r"(?:best|worst|highest|lowest|busiest|quietest|wettest|driest|hottest|coldest|biggest)"
+       r" (?:[\w']+ ){0,3}in (?:\w+ )?(?:years|decades|a decade))", near=1,
        avoid="estimate future money own_story"),
     _f("evidence", "tally", "Is that more or less than usual?",
        r"\b(than|compared|up from|down from|a year ago|the (?:day|week|month|year|term|"
@@ -1109,9 +1111,9 @@ FRAMES: tuple[Frame, ...] = (
        r"\b(delay|slip|behind schedule|on track)", near=-1, avoid="money"),
     # an example
     _f("example", "change intervention", "Did anything in those results surprise you?",
-       r"\b(surpris|didn't expect|unexpected)", near=1, avoid="estimate future money"),
+       r"\b(surpris|didn't expect|unexpected)", near=-1, avoid="estimate future money"),
     _f("example", "study", "Did anything in those results surprise you?",
-       r"\b(surpris|didn't expect|unexpected)", near=1, avoid="future money"),
+       r"\b(surpris|didn't expect|unexpected)", near=-1, avoid="future money"),
     # evidence again: tried after the evidence frames above
     _f("evidence", "anecdote", "How often does that happen?",
        r"\b(every (?:day|week|month)|often|regularly|most (?:days|weeks)|times a)", near=1,
