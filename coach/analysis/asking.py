@@ -275,6 +275,31 @@ _CLOCK_TIME = re.compile(
 """A time of day as spoken ("before twenty-two hundred", "at eight o'clock"): no figure."""
 
 
+_NO_PLAN = tuple(
+    re.compile(pattern)
+    for pattern in (
+        # a plan to measure or study: "I propose we measure three things", "we'll start a
+        # proper study of the coins": no side effects to fear
+        r"\b(?:propos\w*|suggest\w*|want|plan|going|like) (?:that )?(?:we |to |you )?(?:'d |"
+        r"would |will |should )?(?:measure|track|monitor|count|record|evaluate)\b|"
+        r"\b(?:start|begin|do|run|carry out|conduct) (?:a |an |the )?(?:proper |full |detailed |"
+        r"small |first )?(?:study|survey|analysis|audit|assessment|evaluation) of\b",
+        # announcing the talk: "I want to begin with the date", "here to share"
+        r"\b(want|going|like|here) to (?:share|talk|tell|show|explain|walk|present|"
+        r"give|update|put (?:\w+ ){1,3}in front of|(?:begin|start|open|finish|end|close) "
+        rf"(?:with|by|on)\b(?! (?:a |an |the |just |only )?(?:pilot|trial|{_NUMBER})))\b",
+        # this evening's plan: "we'll taste the young wines afterwards"
+        r"\b(?:afterwards|after (?:this|the (?:talk|meeting|break|questions))|in a (?:moment|"
+        r"minute)|over coffee|later (?:tonight|today|this evening))\b",
+        # what the plan brings: "we would also use much less water"
+        r"\b(?:would|will|'d|'ll|could) (?:also |then |now |probably |actually )?(?:use|need|"
+        r"spend|pay|have|see|get|lose|waste|burn|produce|emit|make|save) (?:much |far |a lot |"
+        r"a bit |even |a little )?(?:less|fewer|more|lower|higher|cheaper|better|shorter)\b",
+    )
+)  # fmt: skip
+"""What a clause's words say is no plan to question, whatever its verbs (matched on the
+lower-cased clause)."""
+
 _FIGURE = re.compile(rf"\b{_NUMBER}")
 
 
@@ -329,16 +354,6 @@ def facets(text: str) -> frozenset[str]:
         found.discard("tally")  # "had six gigs of RAM", "joined two years ago": no count
     if re.search(r"\b(?:target|goal|aim|ambition) (?:is|was|of|would be)\b", low):
         found -= {"change", "shift", "result"}  # "your target is ten days": not reached yet
-    if re.search(
-        r"\b(?:propos\w*|suggest\w*|want|plan|going|like) (?:that )?(?:we |to |you )?(?:'d |"
-        r"would |will |should )?(?:measure|track|monitor|count|record|evaluate)\b|"
-        r"\b(?:start|begin|do|run|carry out|conduct) (?:a |an |the )?(?:proper |full |detailed |"
-        r"small |first )?(?:study|survey|analysis|audit|assessment|evaluation) of\b",
-        low,
-    ):
-        # "I propose we measure three things", "we'll start a proper study of the coins": no
-        # side effects to fear
-        found.discard("plan")
     if _POINTS.search(low) and not _figure_outside(low, _POINTS):
         # "three things came out of that pilot", "one thing worked better than we expected":
         # what comes next
@@ -363,26 +378,8 @@ def facets(text: str) -> frozenset[str]:
         found -= {"future", "plan"}  # "she decided she was going to be a skater": the past
     if re.search(r"\b(thought|expected|feared|assumed|worried|predicted)\b.*\b(would|'d)\b", low):
         found -= {"future", "plan"}  # "I thought we would lose a third": what was expected
-    if re.search(
-        r"\b(want|going|like|here) to (?:share|talk|tell|show|explain|walk|present|"
-        r"give|update|put (?:\w+ ){1,3}in front of|(?:begin|start|open|finish|end|close) "
-        rf"(?:with|by|on)\b(?! (?:a |an |the |just |only )?(?:pilot|trial|{_NUMBER})))\b",
-        low,
-    ):
-        found.discard("plan")  # announcing the talk is no plan ("I want to begin with the date")
-    if re.search(
-        r"\b(?:afterwards|after (?:this|the (?:talk|meeting|break|questions))|in a (?:moment|"
-        r"minute)|over coffee|later (?:tonight|today|this evening))\b",
-        low,
-    ):
-        found.discard("plan")  # "we'll taste the young wines afterwards": this evening's plan
-    if re.search(
-        r"\b(?:would|will|'d|'ll|could) (?:also |then |now |probably |actually )?(?:use|need|"
-        r"spend|pay|have|see|get|lose|waste|burn|produce|emit|make|save) (?:much |far |a lot |"
-        r"a bit |even |a little )?(?:less|fewer|more|lower|higher|cheaper|better|shorter)\b",
-        low,
-    ):
-        found.discard("plan")  # "we would also use much less water": what the plan brings
+    if any(pattern.search(low) for pattern in _NO_PLAN):
+        found.discard("plan")
     if (
         "plan" in found
         and "estimate" not in found
