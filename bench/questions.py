@@ -143,6 +143,15 @@ def transcribe(force: bool, ear: str = "tiny.en", splits: tuple[str, ...] = SPLI
             print(f"{path.stem}: {len(report.transcript.split())} words heard", flush=True)
 
 
+def disputed_by(stem: str, mine: list[str], checked_by: str) -> list[tuple[str, str, str]]:
+    """The words of a talk as one recogniser heard them (``mine``) that ``checked_by`` wrote
+    otherwise, from its kept transcript (as ``coach rehearse --audience-asr`` leaves out)."""
+    from coach.analysis.asking import disputed_words
+
+    theirs = (heard_folder(checked_by) / f"{stem}.txt").read_text().split()
+    return disputed_words(mine, theirs)
+
+
 def baseline_questions(llm, talk: str, persona_text: str, n: int) -> list[tuple[str, float]]:  # type: ignore[no-untyped-def]
     """What a user would run instead: the same model asked plainly, with the whole talk."""
     out: list[tuple[str, float]] = []
@@ -173,7 +182,7 @@ def generate_one(
     as their script (``coach rehearse --script``). ``checked_by``: a second recogniser's
     transcripts (the live one's, tiny.en, when ``ear`` is the audience's own): words the
     two wrote differently are not quoted, as in ``coach rehearse --audience-asr``."""
-    from coach.analysis.asking import disputed_words, unsure_words
+    from coach.analysis.asking import unsure_words
     from coach.audience import PERSONAS as BUILTIN
     from coach.audience import Audience, AudienceOptions
     from coach.llm import ChatModel, LlmOptions
@@ -199,8 +208,7 @@ def generate_one(
         if checked_by is not None:
             mine = [t for t, _p in json.loads(words_file.read_text())] if words_file.exists() \
                 else heard.split()  # fmt: skip
-            theirs = (heard_folder(checked_by) / f"{path.stem}.txt").read_text().split()
-            unsure += disputed_words(mine, theirs)
+            unsure += disputed_by(path.stem, mine, checked_by)
         for persona in PERSONAS:
             p_opt = DESCRIBED if persona == "described" else persona
             audience = Audience(llm, heard, AudienceOptions(persona=p_opt, wording=wording,

@@ -21,10 +21,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from questions import DESCRIBED, PERSONAS, heard_folder, talk_files, talk_text  # noqa: E402
+from questions import (  # noqa: E402
+    DESCRIBED,
+    PERSONAS,
+    disputed_by,
+    heard_folder,
+    talk_files,
+    talk_text,
+)
 from results import write_results  # noqa: E402
 
-from coach.analysis.asking import disputed_words, unsure_words  # noqa: E402
+from coach.analysis.asking import unsure_words  # noqa: E402
 from coach.analysis.claims import spoken_numbers  # noqa: E402
 from coach.audience import Audience, AudienceOptions  # noqa: E402
 
@@ -88,8 +95,7 @@ def measure(
             unsure = [] if below is None else unsure_words(pairs, below=below)
             if checked_by is not None:
                 mine = [t for t, _p in pairs] if pairs else heard.split()
-                theirs = (heard_folder(checked_by) / f"{path.stem}.txt").read_text().split()
-                unsure += disputed_words(mine, theirs)
+                unsure += disputed_by(path.stem, mine, checked_by)
                 their_words = heard_folder(checked_by) / f"{path.stem}.words.json"
                 if below is not None and their_words.exists():  # what either was unsure of
                     unsure += unsure_words(json.loads(their_words.read_text()), below=below)
