@@ -601,12 +601,12 @@ def disputed_words(words: Sequence[str], other: Sequence[str]) -> list[tuple[str
     otherwise (``other``: its words, in order), each with its neighbours as
     :func:`unsure_words` gives them (pure). Where two recognisers disagree, at least one
     misheard, so the audience does not quote it back. On 84 bench talks (Piper speech),
-    with no word left out for its probability, 90 % of the quotes in base's words where
+    with no word left out for its probability, 89 % of the quotes in base's words where
     tiny.en heard the same were found word for word in the written talk, against 73 % of
-    base's alone and 77 % of tiny.en's (``bench/results/quotes_ears.json``). Beside the
+    base's alone and 75 % of tiny.en's (``bench/results/quotes_ears.json``). Beside the
     words either recogniser gave under :data:`UNSURE_BELOW` (as ``coach rehearse`` leaves
-    out), it adds nothing measured: 86 % (24 of 28 quotes) against tiny.en's 89 % (64 of
-    72) on the 24 talks with both recognisers' probabilities.
+    out), it adds nothing measured: 80 % (16 of 20 quotes) against tiny.en's 85 % (44 of
+    52) on the 24 talks with both recognisers' probabilities.
 
     Words are compared as :func:`heard_tokens` writes them ("26" and "twenty-six" alike),
     hyphens as spaces ("one-page" and "one page" alike); a word is disputed when any of
