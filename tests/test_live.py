@@ -111,14 +111,25 @@ def test_live_with_tiny_en_matches_offline_scoring() -> None:
     assert live.pauses.long_count == offline.pauses.long_count
 
 
-class _Louder(ManifestTranscriber):
-    """A second recogniser that hears every word in capitals (to tell its words apart)."""
+class _Rewriting(ManifestTranscriber):
+    """A second recogniser that writes the script's words otherwise (:meth:`rewrite`)."""
+
+    def rewrite(self, i: int, text: str) -> str:
+        """The ``i``-th word of an utterance as this recogniser writes it."""
+        raise NotImplementedError
 
     def transcribe(self, samples, *, regions=None, offset_s=0.0):  # type: ignore[no-untyped-def]
         from coach.transcript import Word
 
         words = super().transcribe(samples, regions=regions, offset_s=offset_s)
-        return [Word(w.text.upper(), w.start_s, w.end_s) for w in words]
+        return [Word(self.rewrite(i, w.text), w.start_s, w.end_s) for i, w in enumerate(words)]
+
+
+class _Louder(_Rewriting):
+    """Every word in capitals (to tell its words apart)."""
+
+    def rewrite(self, i: int, text: str) -> str:
+        return text.upper()
 
 
 def test_the_audience_hears_the_talk_again_with_its_own_recogniser() -> None:
@@ -133,35 +144,32 @@ def test_the_audience_hears_the_talk_again_with_its_own_recogniser() -> None:
     assert len(ear.calls) == len(rec.utterances)
 
 
-class _MishearsFirst(ManifestTranscriber):
-    """A second recogniser that writes the first word of every utterance otherwise."""
+class _MishearsFirst(_Rewriting):
+    """The first word of every utterance written otherwise."""
 
-    def transcribe(self, samples, *, regions=None, offset_s=0.0):  # type: ignore[no-untyped-def]
-        from coach.transcript import Word
-
-        words = super().transcribe(samples, regions=regions, offset_s=offset_s)
-        return [Word("Zork" if i == 0 else w.text, w.start_s, w.end_s)
-                for i, w in enumerate(words)]  # fmt: skip
+    def rewrite(self, i: int, text: str) -> str:
+        return "Zork" if i == 0 else text
 
 
-def test_words_the_two_recognisers_wrote_otherwise_are_disputed() -> None:
-    live, ear = ScriptedTranscriber(), _MishearsFirst()
-    rec = TalkRecorder(live, LiveOptions(), ear=lambda: ear)  # type: ignore[arg-type]
+def _heard_again(ear: _Rewriting) -> TalkRecorder:
+    """The practice talk recorded live and heard again by ``ear``, to the end."""
+    rec = TalkRecorder(ScriptedTranscriber(), LiveOptions(), ear=lambda: ear)  # type: ignore[arg-type]
     _run(rec)
     rec.finish(file="talk")
     rec.heard_text(wait_s=10.0)
+    return rec
+
+
+def test_words_the_two_recognisers_wrote_otherwise_are_disputed() -> None:
+    ear = _MishearsFirst()
+    rec = _heard_again(ear)
     disputed = rec.disputed()
     assert ear.calls and len(disputed) == len(rec.utterances)
     assert all(word == "Zork" and before == "" for before, word, _after in disputed)
 
 
 def test_the_same_words_in_other_letters_are_not_disputed() -> None:
-    live, ear = ScriptedTranscriber(), _Louder()
-    rec = TalkRecorder(live, LiveOptions(), ear=lambda: ear)  # type: ignore[arg-type]
-    _run(rec)
-    rec.finish(file="talk")
-    rec.heard_text(wait_s=10.0)
-    assert rec.disputed() == []
+    assert _heard_again(_Louder()).disputed() == []
 
 
 def test_utterances_the_ear_has_not_heard_are_quoted_as_heard_live() -> None:

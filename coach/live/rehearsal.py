@@ -157,8 +157,8 @@ class Rehearsal(Conversation):
         self._prep: concurrent.futures.Future[object] | None = None
         self._prep_heard = 0
         self._heard_words: list[Word] = []
-        """The talk as the audience heard it (empty until the talk ends)."""
-        """The talk as the audience heard it (its own recogniser where it caught up)."""
+        """The talk as the audience heard it (its own recogniser where it caught up; empty
+        until the talk ends)."""
         self._disputed: list[tuple[str, str, str]] = []
         """Heard words the live recogniser wrote otherwise (not quoted back)."""
 
