@@ -219,6 +219,7 @@ def main() -> int:
         results: dict[str, tuple[dict[str, dict], float]] = {}
         for name, options in (
             (f"coach (pieces of at most {base.prompt_chunk_s:g} s, each primed)", base),
+            ("coach, faster-whisper's window split", replace(base, last_window_ends=False)),
             ("coach, prompt in first window", replace(base, prompt_chunk_s=None)),
             ("coach, prompt in every window",
              replace(base, prompt_chunk_s=None, prompt_every_window=True)),

@@ -72,9 +72,10 @@ class AsrOptions:
     (recall 0.06) against 0.72-0.73 in pieces of 25 s, chosen on dev over 20 s (F1
     0.76-0.77, but pooled word-count error 32-34 % against 29-30 %, and ASR 23-37 %
     slower), 28 s (0.53-0.60) and 30 s (0.46). The
-    cost is ASR time: each piece is a 30 s window of its own, about 1.5 times the
-    recogniser's time on a long file (``make bench-speed``). Clips shorter than a piece
-    are recognised exactly as before."""
+    cost is ASR time: each piece is a 30 s window of its own, about 1.3 times the
+    recogniser's time on a long file (``make bench-accuracy-long``, with
+    :attr:`last_window_ends`). Clips shorter than a piece are recognised exactly as
+    before."""
     temperatures: tuple[float, ...] = (0.0, 0.5)
     """Decoding temperatures: greedy first, one sampled retry when the output loops
     (compression ratio above 2.4). Whisper's usual six steps cost 2-3 times as much on
@@ -102,6 +103,16 @@ class AsrOptions:
     """Spoken language (coach's analysis is English)."""
     region_pad_s: float = 0.2
     """Context kept around each voiced region when it is cut out, in seconds."""
+    last_window_ends: bool = True
+    """Let the last 30 s window of the audio given to Whisper end it. faster-whisper
+    treats the words after a window's last timestamp (and, with word times, everything
+    after the last word) as cut off by the window, drops them and recognises the rest
+    again in a window of its own. When the window already reaches the end of the audio,
+    that second window is a full 30 s encoder pass for a fraction of a second of audio,
+    and most pieces ended in one: on the 10-minute bench file, 39 windows for 22 pieces.
+    On, the words after the last timestamp are kept (their times come from the word
+    alignment) and the piece ends there; a piece Whisper ended early is still recognised
+    on from its last word (primed again). See ``make bench-speed``."""
 
 
 @dataclass(frozen=True)
@@ -181,9 +192,8 @@ class Transcriber:
         """
         path = resolve_model(options.model)
         try:
-            from faster_whisper import WhisperModel
-
-            model = WhisperModel(
+            model_class = _whisper_class(options.last_window_ends)
+            model = model_class(
                 path,
                 device="cpu",
                 compute_type=options.compute_type,
@@ -266,6 +276,55 @@ class Transcriber:
                 text = w.word.strip()
                 if text:
                     yield text, w.start, w.end, w.probability
+
+
+def _whisper_class(last_window_ends: bool) -> type:
+    """faster-whisper's ``WhisperModel``, or with ``last_window_ends`` a subclass whose
+    last window ends the audio (see :attr:`AsrOptions.last_window_ends`)."""
+    from faster_whisper import WhisperModel
+
+    if not last_window_ends:
+        return WhisperModel
+
+    class _EndingWhisperModel(WhisperModel):  # type: ignore[misc, valid-type]
+        def _split_segments_by_timestamps(  # type: ignore[no-untyped-def]
+            self, tokenizer, tokens, time_offset, segment_size, segment_duration, seek
+        ):
+            segments, next_seek, single = super()._split_segments_by_timestamps(
+                tokenizer=tokenizer, tokens=tokens, time_offset=time_offset,
+                segment_size=segment_size, segment_duration=segment_duration, seek=seek,
+            )  # fmt: skip
+            return _end_last_window(
+                segments, next_seek, single, tokens,
+                last=segment_size < self.feature_extractor.nb_max_frames,
+                timestamp_begin=tokenizer.timestamp_begin,
+                seconds_per_timestamp=self.time_precision, time_offset=time_offset,
+                segment_size=segment_size,
+                segment_duration=segment_duration, seek=seek,
+            )  # fmt: skip
+
+    return _EndingWhisperModel
+
+
+def _end_last_window(
+    segments: list[dict], next_seek: int, single_ending: bool, tokens: list[int], *,
+    last: bool, timestamp_begin: int, seconds_per_timestamp: float, time_offset: float,
+    segment_size: int, segment_duration: float, seek: int,
+) -> tuple[list[dict], int, bool]:  # fmt: skip
+    """faster-whisper's split of one window's tokens into segments, made final when the
+    window is the ``last`` one of the audio: the tokens after the last complete segment
+    become a segment to the window's end, and the next seek is past the window (the
+    third value, "ends on a single timestamp", is then True, so word times do not move
+    the seek back to the last word)."""
+    if not last or single_ending:
+        return segments, next_seek, single_ending
+    tail = tokens[sum(len(s["tokens"]) for s in segments) :]
+    if any(t < timestamp_begin for t in tail):
+        first = tail[0] - timestamp_begin if tail[0] >= timestamp_begin else 0
+        start = time_offset + first * seconds_per_timestamp
+        segments = [*segments, dict(seek=seek, start=start,
+                                    end=time_offset + segment_duration, tokens=tail)]  # fmt: skip
+    return segments, seek + segment_size, True
 
 
 def default_threads() -> int:

@@ -143,3 +143,90 @@ def test_a_piece_whisper_ends_early_is_recognised_on_from_its_last_word() -> Non
     assert [round(c["seconds"], 2) for c in model.calls] == [10.0, 7.0, 4.0]
     assert [w.start_s for w in words] == [2.5, 5.5, 8.5]
     assert all(c["initial_prompt"] == DISFLUENT_PROMPT for c in model.calls)
+
+
+_TS = 50364  # tiny.en's first timestamp token (<|0.00|>); text tokens are below it
+
+
+def _ts(seconds: float) -> int:
+    return _TS + round(seconds / 0.02)
+
+
+def _split_by(last_window_ends: bool, tokens: list[int], *, segment_size: int):  # type: ignore[no-untyped-def]
+    """faster-whisper's own split of one window's tokens (no model loaded), through the
+    class coach loads."""
+    from coach.asr import _whisper_class
+
+    model = object.__new__(_whisper_class(last_window_ends))
+    model.time_precision, model.input_stride = 0.02, 2
+    model.feature_extractor = SimpleNamespace(nb_max_frames=3000)
+    return model._split_segments_by_timestamps(
+        tokenizer=SimpleNamespace(timestamp_begin=_TS), tokens=tokens, time_offset=1.0,
+        segment_size=segment_size, segment_duration=segment_size / 100, seek=100,
+    )  # fmt: skip
+
+
+def test_the_last_window_keeps_the_words_after_its_last_timestamp() -> None:
+    """ "<|0.00|> a b <|5.00|><|5.00|> c d" then the end: faster-whisper drops "c d" as
+    cut off by the window and seeks to 5 s for another window. When the window is the
+    last of the audio (shorter than 30 s), coach keeps "c d" and ends there."""
+    tokens = [_ts(0), 11, 12, _ts(5), _ts(5), 13, 14]
+    segments, seek, single = _split_by(True, tokens, segment_size=1200)
+    assert [s["tokens"] for s in segments] == [[_ts(0), 11, 12, _ts(5)], [_ts(5), 13, 14]]
+    assert [(s["start"], s["end"]) for s in segments] == [(1.0, 6.0), (6.0, 13.0)]
+    assert (seek, single) == (1300, True)
+    # faster-whisper's own class: "c d" dropped, seek at 5 s for a window of its own
+    segments, seek, single = _split_by(False, tokens, segment_size=1200)
+    assert [s["tokens"] for s in segments] == [[_ts(0), 11, 12, _ts(5)]]
+    assert (seek, single) == (100 + 500, False)  # 5 s = 500 frames on
+
+
+def test_a_full_window_is_split_as_faster_whisper_splits_it() -> None:
+    """A 30 s window may be cut mid-word by the window's edge: nothing changes there."""
+    tokens = [_ts(0), 11, 12, _ts(5), _ts(5), 13, 14]
+    assert _split_by(True, tokens, segment_size=3000) == _split_by(False, tokens, segment_size=3000)
+
+
+def test_a_last_window_ending_on_a_bare_timestamp_pair_ends_with_no_empty_segment() -> None:
+    tokens = [_ts(0), 11, 12, _ts(5), _ts(5)]
+    segments, seek, single = _split_by(True, tokens, segment_size=1200)
+    assert [s["tokens"] for s in segments] == [[_ts(0), 11, 12, _ts(5)]]
+    assert (seek, single) == (1300, True)
+    # no timestamps at all: one segment of every token, as faster-whisper makes it
+    segments, seek, single = _split_by(True, [11, 12], segment_size=1200)
+    assert [s["tokens"] for s in segments] == [[11, 12]] and (seek, single) == (1300, True)
+
+
+def _windows(last_window_ends: bool, y: np.ndarray, regions: list) -> tuple[int, int]:
+    """(encoder passes, pieces) of one transcription with the real model."""
+    t = Transcriber.load(AsrOptions(last_window_ends=last_window_ends))
+    seen = {"encode": 0, "transcribe": 0}
+
+    def counted(name: str, call):  # type: ignore[no-untyped-def]
+        def wrapper(*a, **k):  # type: ignore[no-untyped-def]
+            seen[name] += 1
+            return call(*a, **k)
+
+        return wrapper
+
+    t._model.encode = counted("encode", t._model.encode)
+    t._model.transcribe = counted("transcribe", t._model.transcribe)
+    assert len(t.transcribe(y, regions=regions)) > 20
+    return seen["encode"], seen["transcribe"]
+
+
+@pytest.mark.models
+def test_each_piece_is_one_window_of_the_encoder() -> None:
+    """On the practice talk (pieces of at most 25 s), faster-whisper's own split spent a
+    second encoder pass on most pieces for the fraction of a second after the last word."""
+    from conftest import fixture_path
+
+    from coach import audio
+    from coach.vad import speech_regions
+
+    y = audio.load(fixture_path("practice_talk.wav"))
+    regions = speech_regions(y)[1]
+    encodes, pieces = _windows(True, y, regions)
+    assert pieces >= 2 and encodes == pieces
+    encodes, pieces = _windows(False, y, regions)
+    assert encodes > pieces  # faster-whisper's own: a window more
