@@ -955,3 +955,34 @@ def test_a_surprise_told_anywhere_answers_the_surprise_question() -> None:
             "Applicants over 50 also did better, going from 9 % to 13 %. The panels liked "
             "it. That one surprised us more.")  # fmt: skip
     assert "Did anything in those results surprise you?" not in _fits(talk)
+
+
+def test_a_payback_is_worked_out_not_measured() -> None:
+    # rounds ac, ar and av: "You said you expect the system to pay for itself in a little
+    # over three years. What is that based on?" and the like (0 of 24: the talk gave the
+    # costs and savings it comes from)
+    for sentence in (
+        "We expect the system to pay for itself in a little over three years.",
+        "The payback is a bit under five years.",
+        "The average one earns back its cost with some to spare.",
+    ):
+        assert "derived" in facets(sentence.lower())
+        asked = _frames(sentence)
+        assert "What is that based on?" not in asked
+        assert "How was that measured?" not in asked
+    assert "derived" not in facets("we expect to save about forty thousand a year")
+
+
+def test_going_on_as_now_is_nothing_to_delay() -> None:
+    # round av: "You said you will stay on the platforms. What could delay that?" (0 of 2)
+    assert "What could delay that?" not in _frames("We will stay on the platforms from next April.")
+    assert "What could delay that?" in _frames("We will move off the platforms from next April.")
+
+
+def test_what_a_plan_buys_is_not_measured_as_working() -> None:
+    # round av: "You said you would fit it with four stainless steel sinks. What will you
+    # measure to know whether it's working?" (0 of 2; rounds g and q likewise, 0 of 3)
+    asked = "What will you measure to know whether it's working?"
+    assert asked not in _frames("We would fit the station with four steel sinks, starting in May.")
+    assert asked not in _frames("We would buy four steel sinks for a trial starting in May.")
+    assert asked in _frames("We would like a three month trial of the station starting in May.")

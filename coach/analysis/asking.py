@@ -174,9 +174,22 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
     "derived": re.compile(
         r"\b(comes? to|came to|in all|altogether|in total|the total|works out|adds up|"
         r"so that's|that's about|which is about|all told)\b|"
+        # a payback is worked out from the costs and savings the talk gives (blind
+        # reviewers, rounds ac, ar and av: "What is that based on?" and "How was that
+        # measured?" of one, 0 of 24 verdicts acceptable, the basis stated each time)
+        r"\b(pay(?:s|ing)? (?:for )?(?:itself|themselves)|pay(?:s|ing)? (?:it |them )?back|"
+        r"payback|break(?:s|ing)? even|earn(?:s|ing)? (?:it |them )?back)\b|"
         r"^(?:so |and )?(?:that's|that is|that means|that brings|that comes|that saves|"
         r"which)\b",
         re.I,
+    ),
+    # going on as now ("we will stay on the platforms"): nothing to delay (round av, 0 of 2)
+    "ongoing": re.compile(r"\b(?:will|'ll|would|'d) (?:stay|keep|continue|remain|carry on)\b"),
+    # things to buy for a plan ("we'd also need to buy six training mannequins", "we would
+    # fit it with four stainless steel sinks"): no intervention to measure as "working"
+    # (rounds g, q and av: 0 of 5 verdicts)
+    "purchase": re.compile(
+        r"\b(?:buy|purchase|fit (?:it|them|(?:the|each|every) \w+) (?:out )?with)\b"
     ),
     "future": re.compile(
         r"\b(will|would|could (?:start|begin|launch|open|run|have|be ready)|'ll|going to|"
@@ -1105,7 +1118,7 @@ FRAMES: tuple[Frame, ...] = (
        avoid="spent"),
     # next steps
     _f("next_steps", "future date", "What could delay that?",
-       r"\b(delay|slip|behind schedule|on track)", near=-1, avoid="money"),
+       r"\b(delay|slip|behind schedule|on track)", near=-1, avoid="money ongoing"),
     # an example
     _f("example", "change intervention", "Did anything in those results surprise you?",
        r"\b(surpris|didn't expect|unexpected)", near=-1, avoid="estimate future money"),
@@ -1127,7 +1140,7 @@ FRAMES: tuple[Frame, ...] = (
        r"\b(random|chosen|picked|selected|volunteer\w*|every (?:school|street|ward|class))",
        near=0, avoid="future money"),
     _f("method", "plan", "What will you measure to know whether it's working?",
-       _CHECKING, near=-1, avoid="study decision step"),
+       _CHECKING, near=-1, avoid="study decision step purchase"),
 )  # fmt: skip
 """Every question a listener asks here, by kind; questions about "that" refer to the
 clause quoted before them."""
