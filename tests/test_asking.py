@@ -987,3 +987,22 @@ def test_what_a_plan_buys_is_not_measured_as_working() -> None:
     assert asked not in _frames("We would fit the station with four steel sinks, starting in May.")
     assert asked not in _frames("We would buy four steel sinks for a trial starting in May.")
     assert asked in _frames("We would like a three month trial of the station starting in May.")
+
+
+def test_a_clause_does_not_end_where_the_orders_came() -> None:
+    # round aw: "You said almost sixty percent of orders came. How was that measured?" (0 of
+    # 6: "between November and February" cut off; tiny.en heard "came but we November")
+    assert quotable_clause("Almost sixty percent of orders came between November and "
+                           "February.") == ("Almost sixty percent of orders came between "
+                                            "November and February")  # fmt: skip
+    assert not quotable_clause("Almost sixty percent of orders came but we November and February.")
+
+
+def test_a_count_set_against_its_target_is_not_asked_whether_it_is_usual() -> None:
+    # round aw: "You said you had installed thirteen twelve. Is that more or less than
+    # usual?" (0 of 8: the first round of a stove exchange, set against a target of fifteen
+    # hundred just before)
+    asked = "Is that more or less than usual?"
+    talk = "Our target was 1,500 households. By the end of October, we had installed 1,312."
+    assert asked not in _fits(talk)
+    assert asked in _fits("By the end of October, we had installed 1,312 stoves in the district.")

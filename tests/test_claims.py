@@ -145,3 +145,13 @@ def test_currency_written_before_the_number_is_said_after_it(heard: str, said: s
 def test_an_ask_opened_with_today_is_a_claim_not_the_talks_announcement() -> None:
     assert find_claims("Today I'm asking the assembly to vote on a change to our payment rules.")
     assert not find_claims("Today I'm going to talk about our payment rules and the change.")
+
+
+def test_a_number_written_with_a_comma_is_a_count_not_a_year() -> None:
+    # round aw: "You said you had installed thirteen twelve. Is that more or less than
+    # usual?" (0 of 8; the talk said "one thousand three hundred and twelve" stoves, and
+    # tiny.en wrote "1 ,312")
+    said = spoken_numbers("By the end of October, we had installed 1 ,312.")
+    assert said == "By the end of October, we had installed one thousand three hundred twelve."
+    assert spoken_numbers("The hall was built in 1912.") == "The hall was built in nineteen twelve."
+    assert spoken_numbers("That was 1998.") == "That was nineteen ninety-eight."

@@ -338,6 +338,9 @@ def spoken_numbers(text: str) -> str:
             if (
                 1100 <= n <= 2099
                 and plain
+                # "we had installed 1,312" is a count (but "just over 1,600" is said
+                # "sixteen hundred" either way)
+                and not ("," in m.group("num") and n % 100)
                 and (_YEAR_BEFORE.search(before) or not re.match(r"\s*[a-z]", after))
             ):
                 return _year_words(n)
