@@ -263,6 +263,11 @@ def judge() -> str:
     model = f.get("judge_model")
     runs = [(f, {"words_only": "the words alone", "with_model": f"words + {model}"})]
     sources = [_source(doc, "judge")]
+    if (RESULTS / "judge_fit-on-211.json").exists():  # the weights before batch e's dev pairs
+        before = _load("judge_fit-on-211")
+        label = f"words + {model}, weights fitted on the first 211 dev pairs ({before['commit']})"
+        runs.append((before["figures"], {"with_model": label}))
+        sources.append(_source(before, "judge_fit-on-211"))
     if (RESULTS / "judge_before-relevance.json").exists():  # the same pairs, the code before
         before = _load("judge_before-relevance")
         label = f"words + {model}'s odds alone (before the question's gain, {before['commit']})"
