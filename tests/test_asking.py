@@ -1006,3 +1006,11 @@ def test_a_count_set_against_its_target_is_not_asked_whether_it_is_usual() -> No
     talk = "Our target was 1,500 households. By the end of October, we had installed 1,312."
     assert asked not in _fits(talk)
     assert asked in _fits("By the end of October, we had installed 1,312 stoves in the district.")
+
+
+def test_where_someone_sat_is_no_count() -> None:
+    # round ax: "You said a woman came and sat two chairs away. ... Still on that point. Is
+    # that more or less than usual?" (0 of 8, a personal story)
+    assert "tally" not in facets("a woman came and sat two chairs away")
+    assert "tally" not in facets("we live three doors down from the school")
+    assert "tally" in facets("we had two chairs in the hall")

@@ -363,6 +363,10 @@ def facets(text: str) -> frozenset[str]:
         found.discard("price")
     if has_figure:
         found.add("figure")
+    if "tally" in found and not _figure_outside(
+        low, rf"\b{_NUMBER}[\w-]* \w+ (?:away|apart|down|along|back|ahead|behind)\b"
+    ):
+        found.discard("tally")  # "a woman sat two chairs away": where, not how many
     if "tally" in found and "unit" in found:
         found.discard("tally")  # "had six gigs of RAM", "joined two years ago": no count
     if re.search(r"\b(?:target|goal|aim|ambition) (?:is|was|of|would be)\b", low):
