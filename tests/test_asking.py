@@ -1014,3 +1014,17 @@ def test_where_someone_sat_is_no_count() -> None:
     assert "tally" not in facets("a woman came and sat two chairs away")
     assert "tally" not in facets("we live three doors down from the school")
     assert "tally" in facets("we had two chairs in the hall")
+
+
+def test_a_risk_that_pushes_the_work_into_next_year_answers_what_could_hold_it_up() -> None:
+    # round ay: "If it's approved, what could still hold it up?" of a talk that had said
+    # "a wet summer could push the end date into the following year" (0 of 8)
+    talk = ("I'm asking the council to approve the rebuild of the channel this spring. "
+            "The work would start in June. A wet summer could push the end date into the "
+            "following year.")  # fmt: skip
+    asked = [q for _k, q in whole_proposal_questions(talk)]
+    assert "If it's approved, what could still hold it up?" not in asked
+    plain = talk.replace(" A wet summer could push the end date into the following year.", "")
+    assert "If it's approved, what could still hold it up?" in [
+        q for _k, q in whole_proposal_questions(plain)
+    ]

@@ -1126,7 +1126,10 @@ FRAMES: tuple[Frame, ...] = (
        avoid="spent"),
     # next steps
     _f("next_steps", "future date", "What could delay that?",
-       r"\b(delay|slip|behind schedule|on track)", near=-1, avoid="money ongoing"),
+       r"\b(delay|slip|behind schedule|on track|"
+       # "a wet summer could push the end date into the following year" (round ay)
+       r"push(?:es|ed)? (?:[\w']+ ){0,4}?(?:back|into (?:the )?(?:next|following) \w+))",
+       near=-1, avoid="money ongoing"),
     # an example
     _f("example", "change intervention", "Did anything in those results surprise you?",
        r"\b(surpris|didn't expect|unexpected)", near=-1, avoid="estimate future money"),
