@@ -271,16 +271,17 @@ def judge() -> str:
     model = f.get("judge_model")
     runs = [(f, {"words_only": "the words alone", "with_model": f"words + {model}"})]
     sources = [_source(doc, "judge")]
-    if (RESULTS / "judge_fit-on-211.json").exists():  # the weights before batch e's dev pairs
-        before = _load("judge_fit-on-211")
-        label = f"words + {model}, weights fitted on the first 211 dev pairs ({before['commit']})"
-        runs.append((before["figures"], {"with_model": label}))
-        sources.append(_source(before, "judge_fit-on-211"))
-    if (RESULTS / "judge_before-relevance.json").exists():  # the same pairs, the code before
-        before = _load("judge_before-relevance")
-        label = f"words + {model}'s odds alone (before the question's gain, {before['commit']})"
-        runs.append((before["figures"], {"with_model": label}))
-        sources.append(_source(before, "judge_before-relevance"))
+    for name, label in (  # the same pairs: the weights before batch e's, the code before
+        ("judge_fit-on-211", "words + {model}, weights fitted on the first 211 dev pairs "
+                             "({commit})"),
+        ("judge_before-relevance", "words + {model}'s odds alone (before the question's gain, "
+                                   "{commit})"),
+    ):  # fmt: skip
+        if (RESULTS / f"{name}.json").exists():
+            before = _load(name)
+            label = label.format(model=model, commit=before["commit"])
+            runs.append((before["figures"], {"with_model": label}))
+            sources.append(_source(before, name))
     for figures, modes in runs:
         for mode, label in modes.items():
             for split, s in figures.get(mode, {}).items():  # in bench/judge.py's SPLITS order
