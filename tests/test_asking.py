@@ -1028,3 +1028,45 @@ def test_a_risk_that_pushes_the_work_into_next_year_answers_what_could_hold_it_u
     assert "If it's approved, what could still hold it up?" in [
         q for _k, q in whole_proposal_questions(plain)
     ]
+
+
+def test_a_trial_that_ran_from_one_month_to_another_is_nothing_to_delay() -> None:
+    # round az: "You said you were responsible for the exoskeleton trial on the lashing
+    # crews that ran from February to April. What could delay that?" (0 of 8: it had ended)
+    asked = "What could delay that?"
+    assert asked not in _frames("I ran the exoskeleton trial on the lashing crews that ran "
+                                "from February to April.")  # fmt: skip
+    assert asked in _frames("We will run the exoskeleton trial on the lashing crews from "
+                            "February to April.")  # fmt: skip
+
+
+def test_a_comparison_with_other_spending_is_no_change() -> None:
+    # round az: "You said that is less than the district spent resurfacing a single
+    # kilometer of road. Could something else have caused that change?" and "Did anything
+    # in those results surprise you?" (0 of 32)
+    assert "change" not in facets("that is less than the district spent resurfacing a road")
+    assert "change" not in facets("the question i get asked more than any other")
+    assert "change" in facets("we spent less than last year on heating")
+    assert "change" in facets("the wait is shorter than it was")
+
+
+def test_an_explainers_opening_is_no_plan() -> None:
+    # round az: "You said you want to answer the question you get asked more than any
+    # other. Are there any side effects you're worried about?" (0 of 32, a talk on why the
+    # sea is salty)
+    assert "plan" not in facets("i want to answer the question i get asked more than any other")
+    assert _frames("Tonight I want to answer the question I get asked more than any other.") == []
+    assert "plan" in facets("we want to open the pool two hours earlier on weekdays")
+
+
+def test_who_pays_is_not_asked_for_side_effects() -> None:
+    # round az: "You said you're asking the company to pay half from the development fund.
+    # Are there any side effects you're worried about?" (0 of 4; rounds ao and earlier:
+    # "members pay sixty naira per bird", "the PTA to fund the first year", 0 of 11)
+    asked = "Are there any side effects you're worried about?"
+    for sentence in (
+        "I'm asking the company to pay half from the development fund.",
+        "I propose that members pay sixty naira per bird for each round.",
+    ):
+        assert asked not in _frames(sentence)
+    assert asked in _frames("I propose that members vaccinate every bird for each round.")
