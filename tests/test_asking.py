@@ -1070,3 +1070,43 @@ def test_who_pays_is_not_asked_for_side_effects() -> None:
     ):
         assert asked not in _frames(sentence)
     assert asked in _frames("I propose that members vaccinate every bird for each round.")
+
+
+def test_what_typically_happens_is_not_asked_whether_it_is_usual() -> None:
+    # round au: "You said it joined typically last between twenty and thirty. Is that more
+    # or less than usual?" (0 of 8: the clause says what is usual)
+    asked = "Is that more or less than usual?"
+    assert asked not in _frames("A good joint typically lasts for twenty years before repair.")
+    assert asked in _frames("Last winter we had twenty joints fail before the repair.")
+
+
+def test_a_caveat_on_the_comparison_answers_what_else_caused_it() -> None:
+    # round ae: "You said in the pilot homes they went down thirty-four percent. Could
+    # something else have caused that change?" (0 of 8: the talk had said to be careful
+    # with that comparison, extractor fans fitted halfway, "not a clean trial")
+    asked = "Could something else have caused that change?"
+    talk = ("We fitted sensors in forty homes last winter. In the pilot homes, damp "
+            "complaints went down thirty-four percent. Now I'd be careful with that "
+            "comparison, because the pilot homes got a lot of extra attention.")  # fmt: skip
+    assert asked not in _fits(talk)
+    assert asked in _fits(talk.replace("I'd be careful with that comparison", "I'm proud"))
+
+
+def test_a_method_told_a_few_sentences_before_answers_how_it_was_measured() -> None:
+    # rounds ac, x, o: "You said the share of tires below the limit dropped from nineteen
+    # percent to six. How was that measured?" (2 of 4), "median earnings ... How was that
+    # measured?" (0 of 4), and others: the talk had told how, three to six sentences before
+    asked = "How was that measured?"
+    method = "Every morning the marshal clips a gauge to each tire and the app records the depth."
+    filler = (
+        "The drivers were sceptical at first. Some of them still are. The owners were "
+        "kinder. The insurers noticed."
+    )
+    result = (
+        "Over five months, the share of tires below the limit dropped from nineteen percent to six."
+    )
+    assert asked not in _fits(f"We started in March. {method} {filler} {result}")
+    assert asked in _fits(f"We started in March. {filler} {result}")
+    # a method told of something else does not answer it
+    other = method.replace("each tire", "each bus").replace("depth", "mileage")
+    assert asked in _fits(f"We started in March. {other} {filler} {result}")

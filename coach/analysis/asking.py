@@ -37,7 +37,7 @@ from coach.analysis.answers import content_stems
 from coach.analysis.claims import ANNOUNCEMENT, Claim, spoken_numbers, talk_sentences
 from coach.analysis.lexicon import unknown_words
 from coach.analysis.ranking import QuestionRanker, default_ranker, question_features
-from coach.text import STOP_WORDS
+from coach.text import NUMBER_STEMS, STOP_WORDS
 
 # -- facets ------------------------------------------------------------------------------------
 
@@ -1065,10 +1065,14 @@ class Frame:
     """Facets that make the question odd (a price is not "measured")."""
     template: str = ""
     """The frame's text before its ``{group}`` slot was filled ("" when it has none)."""
+    linked: bool = False
+    """Also look further back than :attr:`near` for a method told of something the claim
+    names (:func:`_linked_answer`: "The app records the depth of every tyre" answers how
+    "the share of tyres below the limit" was measured)."""
 
 
 def _f(kind: str, needs: str, text: str, answered: str | None = None, *, near: int = 1,
-       avoid: str = "") -> Frame:  # fmt: skip
+       avoid: str = "", linked: bool = False) -> Frame:  # fmt: skip
     return Frame(
         kind,
         frozenset(needs.split()),
@@ -1076,11 +1080,13 @@ def _f(kind: str, needs: str, text: str, answered: str | None = None, *, near: i
         re.compile(answered, re.I) if answered else None,
         near,
         frozenset(avoid.split()),
+        linked=linked,
     )
 
 
 _MEASURED = (
-    r"\b(counted|count|logged|log|recorded|records|surveyed|survey|measured|timed|tracked|"
+    r"\b(counted|count|logged|log|recorded|records|self-reported|cross-check\w*|weighed|"
+    r"surveyed|survey|measured|timed|tracked|"
     r"compared|comparing|asked|phoned|interviewed|sampled|sample|data|register|audit|"
     r"sensor|readings?|spreadsheet|system shows|by hand|stopwatch|clock|gauges?|"
     r"(?:phone|app|screen|display|meter|dial|watch|scales?|thermometer|dashboard|tracker|"
@@ -1111,7 +1117,13 @@ FRAMES: tuple[Frame, ...] = (
        near=0, avoid="derived"),
     _f("evidence", "change intervention", "Could something else have caused that change?",
        r"\b(the only (?:thing|change|difference)|nothing else changed|control group|"
-       r"stayed (?:flat|the same)|other \w+ (?:stayed|didn't))", near=-1, avoid="estimate future"),
+       r"stayed (?:flat|the same)|other \w+ (?:stayed|didn't)|"
+       # the speaker's own caveat: "I'd be careful with that comparison ... so it's not a
+       # clean trial" (round ae, 0 of 8)
+       r"careful (?:with|about) (?:that|this|the|those|these) (?:comparison|figure|number|"
+       r"result)s?|not a (?:clean|fair|proper|controlled) (?:trial|comparison|test|experiment)|"
+       r"can't (?:be sure|rule out)|hard to (?:separate|untangle|tell which))",
+       near=-1, avoid="estimate future"),
     _f("evidence", "result period",
        "Was that a typical period, or could it have been an unusual one?",
        r"\b(every (?:year|month|week)|each year|over (?:the last )?(?:two|three|four|five|ten|"
@@ -1124,7 +1136,8 @@ FRAMES: tuple[Frame, ...] = (
        r"\b(than|compared|up from|down from|a year ago|the (?:day|week|month|year|term|"
        r"quarter|season|shift) before|used to|previous|"
        r"last year|same (?:months|period|time|week)|planned|expected|forecast|target|goal|"
-       r"usual|normal|typical|average|record|rose|fell|dropped|grew|increase|decrease|"
+       r"usual(?:ly)?|normal(?:ly)?|typical(?:ly)?|generally|average|record|rose|fell|dropped|"
+       r"grew|increase|decrease|"
        r"best|worst|highest|lowest|biggest|busiest|quietest)\b",
        near=1,
        avoid="change estimate future money plan metric own_story derived quoted"),
@@ -1169,7 +1182,7 @@ FRAMES: tuple[Frame, ...] = (
        avoid="intervention estimate future money own_story event first"),
     # method
     _f("method", "result metric", "How was that measured?", _MEASURED, near=2,
-       avoid="estimate future money guess own_story derived plan"),
+       avoid="estimate future money guess own_story derived plan", linked=True),
     _f("method", "study group", "How were the {group} chosen?",
        r"\b(random|chosen|picked|selected|volunteer\w*|every (?:school|street|ward|class))",
        near=0, avoid="future money"),
@@ -1328,6 +1341,8 @@ def frames_for(
             _near_text(claim, sentences, frame.near)
         ):
             continue
+        if frame.linked and _linked_answer(clause, claim.index, sentences):
+            continue
         if "{group}" in frame.text:
             m = FACET_PATTERNS["group"].search(clause)
             if not m:
@@ -1337,6 +1352,40 @@ def frames_for(
                                         template=frame.text)  # fmt: skip
         out.append(frame)
     return out
+
+
+_NOT_NAMING = frozenset(
+    "percent share average rate number total day days week weeks month months year years "
+    "time times people per cent half third quarter".split()
+)
+"""Words that name no particular thing: a sentence that shares only these with a claim is
+not about it."""
+
+
+_METHOD_TOLD = re.compile(
+    r"\b(?:counted|recorded|records|logged|weighed|gauges?|self-reported|cross-check\w*|"
+    r"measured|(?:call|phone|ask|visit)(?:ed|s)? (?:them|each|every)\b[^.]{0,60}\brecord)\b",
+    re.I,
+)
+"""How something was measured, told as what was done ("the app records the depth", "every
+evening a field assistant would call them and record ...")."""
+_METHOD_BEFORE = 6
+"""How many sentences before a result its method may be told."""
+
+
+def _linked_answer(clause: str, index: int, sentences: Sequence[str]) -> bool:
+    """Whether one of the :data:`_METHOD_BEFORE` sentences before the claim tells how
+    something was measured (:data:`_METHOD_TOLD`) and names something the quoted
+    ``clause`` names (a stem other than numbers and :data:`_NOT_NAMING`)."""
+    named = (
+        _topic_stems(clause)
+        - NUMBER_STEMS
+        - {stem for w in _NOT_NAMING for stem in _topic_stems(w)}
+    )
+    return any(
+        _METHOD_TOLD.search(sentence) and named & _topic_stems(sentence)
+        for sentence in sentences[max(0, index - _METHOD_BEFORE) : index]
+    )
 
 
 _TRIBUTE = re.compile(
