@@ -17,7 +17,8 @@ import re
 logger = logging.getLogger(__name__)
 
 _BRITISH = (("our", "or"), ("tre", "ter"), ("re", "er"), ("ise", "ize"), ("yse", "yze"),
-            ("ll", "l"), ("ogue", "og"), ("ae", "e"), ("oe", "e"))  # fmt: skip
+            ("ll", "l"), ("ogue", "og"), ("ae", "e"), ("oe", "e"), ("tyre", "tire"),
+            ("gramme", "gram"), ("ence", "ense"), ("kerb", "curb"))  # fmt: skip
 """British spellings and their American form, as substitutions to try."""
 
 
