@@ -216,7 +216,7 @@ def questions() -> str:
         "default-az": "round az (bfd43fb), 0.5B loaded as in coach rehearse",
         "qwen2.5-coder-0.5b-instruct-az": "qwen2.5-coder-0.5b-instruct, round az",
         "prev-az": "round ay's code (41cc045), run on round az's talks",
-        "default-ba": "round ba (COMMIT), 0.5B loaded as in coach rehearse",
+        "default-ba": "round ba (9c60037), 0.5B loaded as in coach rehearse",
         "qwen2.5-coder-0.5b-instruct-ba": "qwen2.5-coder-0.5b-instruct, round ba",
         "prev-ba": "round az's code (bfd43fb), run on round ba's talks",
         "default-ah": "round ah (2fdb7f2), 0.5B loaded as in coach rehearse",
