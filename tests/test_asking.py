@@ -1110,3 +1110,25 @@ def test_a_method_told_a_few_sentences_before_answers_how_it_was_measured() -> N
     # a method told of something else does not answer it
     other = method.replace("each tire", "each bus").replace("depth", "mileage")
     assert asked in _fits(f"We started in March. {other} {filler} {result}")
+
+
+def test_where_the_money_comes_from_or_a_draw_is_not_measured_as_working() -> None:
+    # round ba: "You said you propose you take forty thousand from your reserve fund. What
+    # will you measure to know whether it's working?" and the same of "a lottery for the
+    # order, drawn publicly here in the hall" (0 of 16)
+    asked = "What will you measure to know whether it's working?"
+    for sentence in (
+        "I propose we take forty thousand from our reserve fund for the two machines.",
+        "I'm proposing a lottery for the order, drawn publicly here in the hall.",
+    ):
+        assert asked not in _frames(sentence)
+    assert asked in _frames("I propose we hire two threshing machines for the whole season.")
+
+
+def test_a_count_of_something_done_for_the_first_time_is_not_compared_with_usual() -> None:
+    # round ba: "You said you had forms for almost nine hundred birds this way. Is that more
+    # or less than usual?" (0 of 8: "and now, for the first time, we have a map")
+    asked = "Is that more or less than usual?"
+    said = "We had forms for almost nine hundred birds this way"
+    assert asked not in _frames(f"{said}, and now, for the first time, we have a map.")
+    assert asked in _frames(f"{said}, and now we have a map.")

@@ -251,9 +251,16 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
     # one: 0 of 15 verdicts, rounds ao, az and earlier)
     "payer": re.compile(
         r"\b(?:pay|fund)\b (?:for )?(?:half|a third|a quarter|two[- ]thirds|the rest|the first "
-        r"(?:year|month|term|season)|(?:\w+[- ]){1,3}per\b)",
+        r"(?:year|month|term|season)|(?:\w+[- ]){1,3}per\b)|"
+        # where the money comes from: "we take forty thousand from our reserve fund" (round
+        # ba: "What will you measure to know whether it's working?" of it, 0 of 8)
+        r"\b(?:take|draw|use|spend|move)\b [\w ,-]{1,40}? from (?:the|our|your|its|their) "
+        r"(?:\w+ )?(?:reserves?|fund|budget|account|savings)\b",
         re.I,
     ),
+    # a draw decides an order: "a lottery for the order, drawn publicly here in the hall"
+    # (round ba: "What will you measure to know whether it's working?", 0 of 8)
+    "draw": re.compile(r"\b(?:lottery|raffle|draw(?:n|ing)? lots|toss a coin|coin toss)\b", re.I),
     "belief": re.compile(
         r"\b(i|we) (?:think|believe|suspect|reckon)\b.*\b(because|that's why|so)\b", re.I
     ),
@@ -1187,7 +1194,7 @@ FRAMES: tuple[Frame, ...] = (
        r"\b(random|chosen|picked|selected|volunteer\w*|every (?:school|street|ward|class))",
        near=0, avoid="future money"),
     _f("method", "plan", "What will you measure to know whether it's working?",
-       _CHECKING, near=-1, avoid="study decision step purchase"),
+       _CHECKING, near=-1, avoid="study decision step purchase payer draw"),
 )  # fmt: skip
 """Every question a listener asks here, by kind; questions about "that" refer to the
 clause quoted before them."""
@@ -1306,6 +1313,10 @@ def frames_for(
     if not clause:
         return []
     found = facets(clause) | (facets(claim.text) & {"intervention", "date"})
+    if "tally" in found and "first" in facets(claim.text):
+        # nothing usual to compare with: "We had forms for almost nine hundred birds this
+        # way, and now, for the first time, we have a map" (round ba, 0 of 8)
+        found -= {"tally"}
     if re.match(r"(?:so |and )?(?:that|which|this) means\b", claim.text.lower()):
         # "That means the title breaks even at six hundred copies, and [the average one
         # earns back its cost]": worked out from what was said, not measured
