@@ -1132,3 +1132,19 @@ def test_a_count_of_something_done_for_the_first_time_is_not_compared_with_usual
     said = "We had forms for almost nine hundred birds this way"
     assert asked not in _frames(f"{said}, and now, for the first time, we have a map.")
     assert asked in _frames(f"{said}, and now we have a map.")
+
+
+def test_a_bare_answer_is_not_quoted() -> None:
+    # round au: "You said you should, and this proposal isn't instead of trees. Are there
+    # any side effects you're worried about?" (0 of 8: the verb is the question before's)
+    assert not quotable_clause("We should, and this proposal isn't instead of trees.")
+    assert quotable_clause("We should plant trees, and this proposal isn't instead of them.")
+
+
+def test_what_is_still_kept_is_no_plan() -> None:
+    # round ay: "You said in other words, you would still keep more than eighty percent of
+    # the reserve for emergencies. Are there any side effects you're worried about?" (0 of 8)
+    said = "In other words, we would still keep more than eighty percent of the reserve for storms."
+    assert "plan" not in facets(said.lower())
+    assert "Are there any side effects you're worried about?" not in _frames(said)
+    assert "plan" in facets("we would keep the library open until seven on weekdays")

@@ -185,6 +185,11 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     # going on as now ("we will stay on the platforms"): nothing to delay (round av, 0 of 2)
     "ongoing": re.compile(r"\b(?:will|'ll|would|'d) (?:stay|keep|continue|remain|carry on)\b"),
+    # what stays as it is, said to reassure: "you would still keep more than eighty percent
+    # of the reserve for emergencies" (round ay: its side effects, 0 of 8); no plan
+    "kept": re.compile(
+        r"\b(?:will|'ll|would|'d|can|could) still (?:keep|hold|remain|stay|retain)\b"
+    ),
     # things to buy for a plan ("we'd also need to buy six training mannequins", "we would
     # fit it with four stainless steel sinks"): no intervention to measure as "working"
     # (rounds g, q and av: 0 of 5 verdicts)
@@ -425,7 +430,7 @@ def facets(text: str) -> frozenset[str]:
         found -= {"future", "plan"}  # "she decided she was going to be a skater": the past
     if re.search(r"\b(thought|expected|feared|assumed|worried|predicted)\b.*\b(would|'d)\b", low):
         found -= {"future", "plan"}  # "I thought we would lose a third": what was expected
-    if any(pattern.search(low) for pattern in _NO_PLAN):
+    if any(pattern.search(low) for pattern in _NO_PLAN) or "kept" in found:
         found.discard("plan")
     if (
         "plan" in found
@@ -502,7 +507,11 @@ _SLIPS = (
     r"\b(?:\w+ty|\w+teen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
     r"hundred|thousand|million) (?:nah|na|uh|um|er|ah)\b|"
     r"\b(?:i|we|they|you|he|she) (?:january|february|april|june|july|august|september|"
-    r"october|november|december)\b"  # "orders came but we November": "between November"
+    r"october|november|december)\b|"  # "orders came but we November": "between November"
+    # a bare answer, its verb left to the question before: "We should, and this proposal
+    # isn't instead of trees" (round au, 0 of 8)
+    r"\b(?:i|we|they|you|he|she|it) (?:should|could|would|can|will|do|did|does|must|might|"
+    r"may)(?:n't| not)?,"
 )
 _GARBLED = re.compile(_SLIPS.format(to="|to"), re.I)
 """Word sequences no speaker says ("we'll the plan"): a recogniser's slip, not quoted. A
