@@ -10,6 +10,7 @@ import pytest
 from coach.analysis.asking import (
     FRAMES,
     UNSURE_BELOW,
+    _second_person,
     ask_clause,
     disputed_words,
     facets,
@@ -1148,3 +1149,21 @@ def test_what_is_still_kept_is_no_plan() -> None:
     assert "plan" not in facets(said.lower())
     assert "Are there any side effects you're worried about?" not in _frames(said)
     assert "plan" in facets("we would keep the library open until seven on weekdays")
+
+
+def test_a_proposal_is_said_back_with_to_not_you() -> None:
+    # rounds w, az and ba: "You said you propose you take forty thousand from your reserve
+    # fund" (reviewers: "garbled pronouns", "awkward")
+    assert _second_person("I propose we take forty thousand from our reserve fund", "") == (
+        "you propose to take forty thousand from your reserve fund"
+    )
+    assert _second_person("I'm proposing we run it for one season", "") == (
+        "you're proposing to run it for one season"
+    )
+    assert _second_person("We recommend we expand to two hundred homes", "") == (
+        "you recommend that you expand to two hundred homes"
+    )
+    # the committee's proposal to the members is said back as it was
+    assert _second_person("The committee is proposing we pay for it from three sources", "") == (
+        "the committee is proposing you pay for it from three sources"
+    )

@@ -616,7 +616,20 @@ def _second_person(clause: str, talk: str) -> str:
             or first.lower() in _DANGLING
         ):
             out[0] = out[0][:1].lower() + out[0][1:]
-    return " ".join(out)
+    # "I propose we take forty thousand" said back is "you propose to take forty thousand",
+    # not "you propose you take" (blind reviewers: awkward, rounds w, ba and az)
+    text = " ".join(out)
+    text = re.sub(
+        r"\b(you(?:'re| are| were|'d| would)? (?:\w+ )?propos(?:e|ed|es|ing)) you "
+        r"(?=[a-z]+\b)(?!(?:are|were|have|had|will|would|should|could|can|must|might|"
+        r"may|do|did)\b)",
+        r"\1 to ",
+        text,
+    )
+    return re.sub(r"\b(you(?:'re| are| were|'d| would)? (?:\w+ )?(?:suggest(?:ed|s|ing)?|"
+                  r"recommend(?:ed|s|ing)?)) you (?=[a-z]+\b)"
+                  r"(?!(?:are|were|have|had|will|would|should|could|can|must|might|may|do|did|"
+                  r"that)\b)", r"\1 that you ", text)  # fmt: skip
 
 
 UNSURE_BELOW = 0.5
