@@ -1167,3 +1167,17 @@ def test_a_proposal_is_said_back_with_to_not_you() -> None:
     assert _second_person("The committee is proposing we pay for it from three sources", "") == (
         "the committee is proposing you pay for it from three sources"
     )
+
+
+def test_a_number_heard_as_two_is_not_quoted_and_an_anchor_is_no_change() -> None:
+    # rounds f and aj: "your membership has gone from six to two to ninety-one" (sixty-two,
+    # 0 of 2), "entries in the accident book went from seven to four to sixty-nine" (0 of 16);
+    # round ao: "the captain dropped anchor. Is that a trend, or could it be a one-off?"
+    assert not quotable_clause(
+        "Our membership has gone from six to two to ninety-one in three years."
+    )
+    assert quotable_clause("Our membership has gone from sixty-two to ninety-one in three years.")
+    assert "change" not in facets(
+        "the crew thought the propeller had hit one, the captain dropped anchor"
+    )
+    assert "change" in facets("the price dropped to four dollars a kilo")

@@ -388,7 +388,7 @@ def facets(text: str) -> frozenset[str]:
         and not re.search(r"\b(went|rose|fell|dropped|grew|increased|decreased|up|down)\b", low)
     ):
         found -= {"change", "shift"}  # "open from eight till six": hours, not a change
-    if re.search(r"\b(?:fell|falls?|falling|come|came) short\b", low):
+    if re.search(r"\b(?:fell|falls?|falling|come|came) short\b|\bdrop(?:ped|s)? anchor\b", low):
         found -= {"change", "shift"}  # "our target was fifteen hundred, so we fell short"
     if "date" in found and _SOON.search(low) and not _LATER.search(_SOON.sub(" ", low)):
         found.discard("date")  # "the accounts will be circulated next week": little to delay
@@ -511,7 +511,10 @@ _SLIPS = (
     # a bare answer, its verb left to the question before: "We should, and this proposal
     # isn't instead of trees" (round au, 0 of 8)
     r"\b(?:i|we|they|you|he|she|it) (?:should|could|would|can|will|do|did|does|must|might|"
-    r"may)(?:n't| not)?,"
+    r"may)(?:n't| not)?,|"
+    # a number heard as two: "gone from six to two to ninety-one" for "sixty-two" (round f)
+    r"\bfrom (?:one|two|three|four|five|six|seven|eight|nine) to (?:one|two|three|four|five|six|"
+    r"seven|eight|nine) to\b"
 )
 _GARBLED = re.compile(_SLIPS.format(to="|to"), re.I)
 """Word sequences no speaker says ("we'll the plan"): a recogniser's slip, not quoted. A
