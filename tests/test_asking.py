@@ -1181,3 +1181,10 @@ def test_a_number_heard_as_two_is_not_quoted_and_an_anchor_is_no_change() -> Non
         "the crew thought the propeller had hit one, the captain dropped anchor"
     )
     assert "change" in facets("the price dropped to four dollars a kilo")
+
+
+def test_what_a_batch_of_twenty_had_is_no_tally() -> None:
+    # round ao: "You said the second batch of twenty had lithium packs. Is that more or less
+    # than usual?" (0 of 8: what they had, not how many)
+    assert "tally" not in facets("the second batch of twenty had lithium packs")
+    assert "tally" in facets("nine of the twenty had lithium packs")

@@ -398,6 +398,10 @@ def facets(text: str) -> frozenset[str]:
         found.discard("price")
     if has_figure:
         found.add("figure")
+    if "tally" in found and not FACET_PATTERNS["tally"].search(
+        re.sub(rf"\bof {_NUMBER}[\w-]*(?= had\b)", " ", low)
+    ):
+        found.discard("tally")  # "the second batch of twenty had lithium packs": what they had
     if "tally" in found and not _figure_outside(
         low, rf"\b{_NUMBER}[\w-]* \w+ (?:away|apart|down|along|back|ahead|behind)\b"
     ):
@@ -1168,6 +1172,7 @@ FRAMES: tuple[Frame, ...] = (
        r"\b(than|compared|up from|down from|a year ago|the (?:day|week|month|year|term|"
        r"quarter|season|shift) before|used to|previous|"
        r"last year|same (?:months|period|time|week)|planned|expected|forecast|target|goal|"
+       r"short[- ]staffed|"
        r"usual(?:ly)?|normal(?:ly)?|typical(?:ly)?|generally|average|record|rose|fell|dropped|"
        r"grew|increase|decrease|"
        r"best|worst|highest|lowest|biggest|busiest|quietest)\b",
