@@ -1024,9 +1024,9 @@ def test_a_risk_that_pushes_the_work_into_next_year_answers_what_could_hold_it_u
             "The work would start in June. A wet summer could push the end date into the "
             "following year.")  # fmt: skip
     asked = [q for _k, q in whole_proposal_questions(talk)]
-    assert "If it's approved, what could still hold it up?" not in asked
+    assert "If your request is approved, what could still hold it up?" not in asked
     plain = talk.replace(" A wet summer could push the end date into the following year.", "")
-    assert "If it's approved, what could still hold it up?" in [
+    assert "If your request is approved, what could still hold it up?" in [
         q for _k, q in whole_proposal_questions(plain)
     ]
 
@@ -1188,3 +1188,14 @@ def test_what_a_batch_of_twenty_had_is_no_tally() -> None:
     # than usual?" (0 of 8: what they had, not how many)
     assert "tally" not in facets("the second batch of twenty had lithium packs")
     assert "tally" in facets("nine of the twenty had lithium packs")
+
+
+def test_a_question_about_the_whole_proposal_names_it() -> None:
+    # round bb: one reviewer rejected every "If it's approved, what could still hold it up?"
+    # as about no specific point (0 of 16; the other reviewer 15 of 16)
+    talk = "I'm proposing a new crossing outside the school. It would open in May."
+    asked = [q for _k, q in whole_proposal_questions(talk)]
+    assert "If your proposal is approved, what could still hold it up?" in asked
+    assert "If your proposal goes ahead, are there any side effects you're worried about?" in asked
+    asked = [q for _k, q in whole_proposal_questions(talk.replace("proposing", "asking for"))]
+    assert "If your request is approved, what could still hold it up?" in asked

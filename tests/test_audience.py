@@ -322,7 +322,7 @@ def test_a_proposal_no_clause_can_say_back_is_still_asked_about() -> None:
     assert asked[0].ask_kind == "objection" and "my ask" in asked[0].focus
     curious = Audience(None, talk, AudienceOptions(persona="curious", wording="grounded"))
     assert [q.text for q in curious.questions(3)] == [
-        "If it's approved, what could still hold it up?"
+        "If your request is approved, what could still hold it up?"
     ]
     # a talk that puts nothing forward still has no question
     report = talk.replace("So here's my ask: I'd like approval for two things. ", "")

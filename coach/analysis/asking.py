@@ -1484,12 +1484,16 @@ _PUT_FORWARD_NOUN = {"propos": "your proposal", "recommend": "your recommendatio
 WHOLE_PROPOSAL_QUESTIONS: dict[str, tuple[str, str]] = {
     "objection": ("What do you see as the strongest argument against {what}?",
                   "What do you see as the strongest argument against it?"),
-    "cost": ("If this goes ahead, are there any side effects you're worried about?",
+    "cost": ("If {name} goes ahead, are there any side effects you're worried about?",
              "Are there any side effects you're worried about?"),
-    "next_steps": ("If it's approved, what could still hold it up?", "What could delay that?"),
+    "next_steps": ("If {name} is approved, what could still hold it up?",
+                   "What could delay that?"),
 }  # fmt: skip
 """Questions about what the talk proposes as a whole, by kind: (question, the frame whose
-:attr:`Frame.answered` tells that the talk answers it, anywhere in the talk)."""
+:attr:`Frame.answered` tells that the talk answers it, anywhere in the talk). ``{what}``
+and ``{name}`` name the proposal ("your proposal"; ``{name}`` says "your request" for
+"what you're asking for"): one of round bb's two reviewers rejected every "If it's
+approved, ..." as about no specific point (0 of 16, the other 15 of 16)."""
 
 
 @functools.lru_cache(maxsize=8)
@@ -1529,7 +1533,8 @@ def whole_proposal_questions(transcript: str, kinds: Sequence[str] = ()) -> list
         question, frame = WHOLE_PROPOSAL_QUESTIONS[kind]
         pattern = answered[frame]
         if pattern is None or not pattern.search(talk):
-            out.append((kind, question.format(what=found[1])))
+            name = found[1] if found[1].startswith("your ") else "your request"
+            out.append((kind, question.format(what=found[1], name=name)))
     return out
 
 
