@@ -1199,3 +1199,18 @@ def test_a_question_about_the_whole_proposal_names_it() -> None:
     assert "If your proposal goes ahead, are there any side effects you're worried about?" in asked
     asked = [q for _k, q in whole_proposal_questions(talk.replace("proposing", "asking for"))]
     assert "If your request is approved, what could still hold it up?" in asked
+
+
+def test_what_someone_would_do_in_a_story_is_no_estimate() -> None:
+    # round bc: "You said he would bring his string across yours, give one sharp pull. What
+    # is that based on?" (0 of 8, a story of a kite festival)
+    assert "estimate" not in facets("he would bring his string across yours, give one sharp pull")
+    assert "estimate" in facets("we would bring in about forty thousand a year")
+
+
+def test_asking_the_board_is_a_step_with_no_side_effects() -> None:
+    # round bc: "You said you will ask the board formally in June. Are there any side
+    # effects you're worried about?" (0 of 8)
+    asked = _frames("I will ask the board formally in June to extend the reading dogs.")
+    assert "Are there any side effects you're worried about?" not in asked
+    assert "step" in facets("i will ask the board formally in june")

@@ -434,6 +434,18 @@ def facets(text: str) -> frozenset[str]:
         found -= {"future", "plan"}  # "she decided she was going to be a skater": the past
     if re.search(r"\b(thought|expected|feared|assumed|worried|predicted)\b.*\b(would|'d)\b", low):
         found -= {"future", "plan"}  # "I thought we would lose a third": what was expected
+    if re.match(r"(?:and |then |so )?(?:he|she|they) would (?!have\b)", low):
+        # what someone used to do, told in a story: "he would bring his string across yours,
+        # give one sharp pull" (round bc: "What is that based on?", 0 of 8)
+        found -= {"estimate", "future", "plan"}
+    if re.search(
+        r"\b(?:ask|put it to|take it to|bring it to|present it to|go back to) the (?:\w+ )?"
+        r"(?:board|council|committee|members|governors|trustees|assembly)\b",
+        low,
+    ):
+        found.add(
+            "step"
+        )  # "I will ask the board formally in June" (round bc: side effects, 0 of 8)
     if any(pattern.search(low) for pattern in _NO_PLAN) or "kept" in found:
         found.discard("plan")
     if (
