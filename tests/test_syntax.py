@@ -139,6 +139,7 @@ def test_unknown_words_are_made_up_words_not_names_numbers_or_british_spellings(
     assert lexicon.unknown_words("it's what we'd organise") == []
     # round ac's talk on tyre checks could not be quoted: "tyres" was taken for no word
     assert lexicon.unknown_words("new tyres, a training programme, a licence and the kerb") == []
+    assert lexicon.unknown_words("sceptical of the mouldy aluminium cheques and jewellery") == []
 
 
 def test_a_made_up_word_is_never_quoted():

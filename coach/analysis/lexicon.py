@@ -18,7 +18,10 @@ logger = logging.getLogger(__name__)
 
 _BRITISH = (("our", "or"), ("tre", "ter"), ("re", "er"), ("ise", "ize"), ("yse", "yze"),
             ("ll", "l"), ("ogue", "og"), ("ae", "e"), ("oe", "e"), ("tyre", "tire"),
-            ("gramme", "gram"), ("ence", "ense"), ("kerb", "curb"))  # fmt: skip
+            ("gramme", "gram"), ("ence", "ense"), ("kerb", "curb"), ("ould", "old"),
+            ("sceptic", "skeptic"), ("cheque", "check"), ("llery", "lry"), ("draught", "draft"),
+            ("pyjama", "pajama"), ("aeroplane", "airplane"), ("aluminium", "aluminum"),
+            ("manoeuvre", "maneuver"))  # fmt: skip
 """British spellings and their American form, as substitutions to try."""
 
 
