@@ -1214,3 +1214,13 @@ def test_asking_the_board_is_a_step_with_no_side_effects() -> None:
     asked = _frames("I will ask the board formally in June to extend the reading dogs.")
     assert "Are there any side effects you're worried about?" not in asked
     assert "step" in facets("i will ask the board formally in june")
+
+
+def test_a_retirement_is_a_tribute_and_asking_others_to_check_is_a_step() -> None:
+    # round bd: a school cook's retirement ("who retires this Friday after forty-one years")
+    # was asked "Could something else have caused that change?" (0 of 16); "You said you
+    # have asked the fire police to inspect the plan. What will you measure ...?" (0 of 8)
+    assert is_tribute("Today we thank Mrs Dube, who retires this Friday after forty-one years.")
+    assert not is_tribute("The old pump retired in May and the new one is twice as fast.")
+    assert "step" in facets("we have asked the fire police to inspect the plan")
+    assert "step" not in facets("we will ask parents to pick up before five")

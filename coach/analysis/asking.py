@@ -308,6 +308,16 @@ _CLOCK_TIME = re.compile(
 """A time of day as spoken ("before twenty-two hundred", "at eight o'clock"): no figure."""
 
 
+_ASKS_OTHERS = re.compile(
+    r"\b(?:ask(?:ed)?|put it to|take it to|bring it to|present it to|go back to) the "
+    r"(?:\w+ )?(?:board|council|committee|members|governors|trustees|assembly)\b|"
+    r"\b(?:ask|asked|have asked|will ask) (?:the )?(?:\w+ ){1,2}to (?:inspect|check|review|"
+    r"approve|sign off|look at)\b"
+)
+"""Putting the plan to someone who decides or checks: "I will ask the board formally in June"
+(round bc: its side effects, 0 of 8), "we have asked the fire police to inspect the plan"
+(round bd: what will show it is working, 0 of 8)."""
+
 _NO_PLAN = tuple(
     re.compile(pattern)
     for pattern in (
@@ -438,14 +448,8 @@ def facets(text: str) -> frozenset[str]:
         # what someone used to do, told in a story: "he would bring his string across yours,
         # give one sharp pull" (round bc: "What is that based on?", 0 of 8)
         found -= {"estimate", "future", "plan"}
-    if re.search(
-        r"\b(?:ask|put it to|take it to|bring it to|present it to|go back to) the (?:\w+ )?"
-        r"(?:board|council|committee|members|governors|trustees|assembly)\b",
-        low,
-    ):
-        found.add(
-            "step"
-        )  # "I will ask the board formally in June" (round bc: side effects, 0 of 8)
+    if _ASKS_OTHERS.search(low):
+        found.add("step")  # a step to a decision, with no side effects or measures of its own
     if any(pattern.search(low) for pattern in _NO_PLAN) or "kept" in found:
         found.discard("plan")
     if (
@@ -1447,7 +1451,11 @@ _TRIBUTE = re.compile(
     r"propose a toast|a toast to|join me in (?:a toast|raising|wishing|thanking)|"
     r"happy retirement|enjoy (?:your|her|his) retirement|retirement brings|rest well|"
     r"we(?:'ll| will) (?:all )?miss (?:you|him|her)|rest in peace|"
-    r"celebrate (?:the|her|his) life|here's to (?:you|him|her|the happy))",
+    r"celebrate (?:the|her|his) life|here's to (?:you|him|her|the happy)|"
+    # a retirement: "Mrs Dube, who retires this Friday after forty-one years as the cook of
+    # this school" (round bd, 0 of 16 on questions after it)
+    r"(?:who|she|he) (?:retires|is retiring|will retire)\b|"
+    r"retir(?:es|ing) (?:this|next|today|tomorrow|after)\b)",
     re.I,
 )
 """A toast, a farewell or a eulogy: its listeners raise a glass, they do not question it
