@@ -185,11 +185,6 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     # going on as now ("we will stay on the platforms"): nothing to delay (round av, 0 of 2)
     "ongoing": re.compile(r"\b(?:will|'ll|would|'d) (?:stay|keep|continue|remain|carry on)\b"),
-    # what stays as it is, said to reassure: "you would still keep more than eighty percent
-    # of the reserve for emergencies" (round ay: its side effects, 0 of 8); no plan
-    "kept": re.compile(
-        r"\b(?:will|'ll|would|'d|can|could) still (?:keep|hold|remain|stay|retain)\b"
-    ),
     # things to buy for a plan ("we'd also need to buy six training mannequins", "we would
     # fit it with four stainless steel sinks"): no intervention to measure as "working"
     # (rounds g, q and av: 0 of 5 verdicts)
@@ -331,6 +326,9 @@ _NO_PLAN = tuple(
         r"\b(want|going|like|here) to (?:share|talk|tell|show|explain|walk|present|answer|"
         r"give|update|put (?:\w+ ){1,3}in front of|(?:begin|start|open|finish|end|close) "
         rf"(?:with|by|on)\b(?! (?:a |an |the |just |only )?(?:pilot|trial|{_NUMBER})))\b",
+        # what stays as it is, said to reassure: "you would still keep more than eighty
+        # percent of the reserve for emergencies" (round ay: its side effects, 0 of 8)
+        r"\b(?:will|'ll|would|'d|can|could) still (?:keep|hold|remain|stay|retain)\b",
         # this evening's plan: "we'll taste the young wines afterwards"
         r"\b(?:afterwards|after (?:this|the (?:talk|meeting|break|questions))|in a (?:moment|"
         r"minute)|over coffee|later (?:tonight|today|this evening))\b",
@@ -450,7 +448,7 @@ def facets(text: str) -> frozenset[str]:
         found -= {"estimate", "future", "plan"}
     if _ASKS_OTHERS.search(low):
         found.add("step")  # a step to a decision, with no side effects or measures of its own
-    if any(pattern.search(low) for pattern in _NO_PLAN) or "kept" in found:
+    if any(pattern.search(low) for pattern in _NO_PLAN):
         found.discard("plan")
     if (
         "plan" in found
@@ -641,18 +639,21 @@ def _second_person(clause: str, talk: str) -> str:
             out[0] = out[0][:1].lower() + out[0][1:]
     # "I propose we take forty thousand" said back is "you propose to take forty thousand",
     # not "you propose you take" (blind reviewers: awkward, rounds w, ba and az)
-    text = " ".join(out)
-    text = re.sub(
-        r"\b(you(?:'re| are| were|'d| would)? (?:\w+ )?propos(?:e|ed|es|ing)) you "
-        r"(?=[a-z]+\b)(?!(?:are|were|have|had|will|would|should|could|can|must|might|"
-        r"may|do|did)\b)",
-        r"\1 to ",
-        text,
-    )
-    return re.sub(r"\b(you(?:'re| are| were|'d| would)? (?:\w+ )?(?:suggest(?:ed|s|ing)?|"
-                  r"recommend(?:ed|s|ing)?)) you (?=[a-z]+\b)"
-                  r"(?!(?:are|were|have|had|will|would|should|could|can|must|might|may|do|did|"
-                  r"that)\b)", r"\1 that you ", text)  # fmt: skip
+    text = _PROPOSE_YOU.sub(r"\1 to ", " ".join(out))
+    return _RECOMMEND_YOU.sub(r"\1 that you ", text)
+
+
+_SPEAKER_PUTS = r"\b(you(?:'re| are| were|'d| would)? (?:\w+ )?"
+"""The speaker (said back as "you") putting something forward, up to its verb."""
+_AUXILIARIES = "are|were|have|had|will|would|should|could|can|must|might|may|do|did"
+"""After "you propose you", these start no plain verb ("you propose you will", "you did")."""
+_PROPOSE_YOU = re.compile(
+    _SPEAKER_PUTS + rf"propos(?:e|ed|es|ing)) you (?=[a-z]+\b)(?!(?:{_AUXILIARIES})\b)"
+)
+_RECOMMEND_YOU = re.compile(
+    _SPEAKER_PUTS + r"(?:suggest(?:ed|s|ing)?|recommend(?:ed|s|ing)?)) you "
+    rf"(?=[a-z]+\b)(?!(?:{_AUXILIARIES}|that)\b)"
+)
 
 
 UNSURE_BELOW = 0.5
@@ -1358,8 +1359,9 @@ def frames_for(
     clause = quotable_clause(claim.text, unsure=unsure)
     if not clause:
         return []
-    found = facets(clause) | (facets(claim.text) & {"intervention", "date"})
-    if "tally" in found and "first" in facets(claim.text):
+    said = facets(claim.text)
+    found = facets(clause) | (said & {"intervention", "date"})
+    if "tally" in found and "first" in said:
         # nothing usual to compare with: "We had forms for almost nine hundred birds this
         # way, and now, for the first time, we have a map" (round ba, 0 of 8)
         found -= {"tally"}
@@ -1412,11 +1414,13 @@ def frames_for(
 
 
 _NOT_NAMING = frozenset(
-    "percent share average rate number total day days week weeks month months year years "
-    "time times people per cent half third quarter".split()
+    stem
+    for word in "percent share average rate number total day days week weeks month months "
+    "year years time times people per cent half third quarter".split()
+    for stem in _topic_stems(word)
 )
-"""Words that name no particular thing: a sentence that shares only these with a claim is
-not about it."""
+"""Stems of words that name no particular thing: a sentence that shares only these with a
+claim is not about it."""
 
 
 _METHOD_TOLD = re.compile(
@@ -1434,11 +1438,7 @@ def _linked_answer(clause: str, index: int, sentences: Sequence[str]) -> bool:
     """Whether one of the :data:`_METHOD_BEFORE` sentences before the claim tells how
     something was measured (:data:`_METHOD_TOLD`) and names something the quoted
     ``clause`` names (a stem other than numbers and :data:`_NOT_NAMING`)."""
-    named = (
-        _topic_stems(clause)
-        - NUMBER_STEMS
-        - {stem for w in _NOT_NAMING for stem in _topic_stems(w)}
-    )
+    named = _topic_stems(clause) - NUMBER_STEMS - _NOT_NAMING
     return any(
         _METHOD_TOLD.search(sentence) and named & _topic_stems(sentence)
         for sentence in sentences[max(0, index - _METHOD_BEFORE) : index]
@@ -1548,12 +1548,12 @@ def whole_proposal_questions(transcript: str, kinds: Sequence[str] = ()) -> list
     answered = {f.text: f.answered for f in FRAMES}
     order = [k for k in kinds if k in WHOLE_PROPOSAL_QUESTIONS]
     order += [k for k in WHOLE_PROPOSAL_QUESTIONS if k not in order]
+    name = found[1] if found[1].startswith("your ") else "your request"
     out = []
     for kind in order:
         question, frame = WHOLE_PROPOSAL_QUESTIONS[kind]
         pattern = answered[frame]
         if pattern is None or not pattern.search(talk):
-            name = found[1] if found[1].startswith("your ") else "your request"
             out.append((kind, question.format(what=found[1], name=name)))
     return out
 
