@@ -203,7 +203,7 @@ def main() -> int:
     if missing:
         print(f"bench: clips without truth: {sorted(missing)}", file=sys.stderr)
         return 2
-    base = AsrOptions(model=args.asr_model)
+    base = AsrOptions(model=args.asr_model, workers=0)  # as coach score
     figures: dict[str, Any] = {"eval": str(args.eval), "asr_model": args.asr_model,
                                "split_file": "bench/data/accuracy_split.json",
                                "systems": {}}  # fmt: skip

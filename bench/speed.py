@@ -6,10 +6,17 @@ of these is timed as a whole process (interpreter start, imports, model load, de
 everything), alternately, --repeats times:
 
   1. bare: faster-whisper's own ``transcribe()`` with what coach needs from it: the same
-     model, int8, greedy decoding (beam_size=1), its Silero VAD (vad_filter=True), word
-     times (word_timestamps=True) and the same cpu_threads as coach;
-  2. coach: ``coach score FILE -f json -o OUT --no-history``, the whole pipeline;
-  3. coach --fast: the same with ``--fast`` (the voiced audio recognised as one piece,
+     model, int8, greedy decoding (beam_size=1), its Silero VAD (vad_filter=True) and
+     word times (word_timestamps=True), with half the CPUs as threads (coach's threads
+     per worker; on 2 cores one thread, which was faster than two);
+  2. bare, every CPU: the same with as many threads as CPUs, so that it may use the
+     whole machine as coach's workers do; the faster of 1 and 2 is the fair baseline;
+  3. bare, batched: faster-whisper's ``BatchedInferencePipeline`` (batch_size=8, its
+     VAD, word times, every CPU as threads), its own answer to parallel recognition,
+     for reference: it writes no filled pauses and cuts at its own VAD;
+  4. coach: ``coach score FILE -f json -o OUT --no-history``, the whole pipeline (its
+     pieces dealt to two workers with one model copy each on a 2-core machine);
+  5. coach --fast: the same with ``--fast`` (the voiced audio recognised as one piece,
      the filler prompt priming only its first window, as coach did before it was cut
      into primed pieces).
 
@@ -25,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -36,6 +44,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from results import write_results  # noqa: E402
+
+from coach.asr import default_threads, default_workers  # noqa: E402
+
+BARE = ("bare", "bare_all_cpus", "bare_batched")
+"""The baselines, run as whole processes (see the module's docstring)."""
 
 STAGES = ("decode_s", "vad_s", "asr_s", "tracks_wait_s", "analysis_s")
 """coach's stages one after another (the pitch and loudness tracks run beside the ASR:
@@ -73,17 +86,21 @@ def _long_file(eval_dir: Path, minutes: float, path: Path) -> tuple[float, int |
     return total, (words if truth else None)
 
 
-def _child_bare(path: str, model: str) -> dict[str, Any]:
-    from faster_whisper import WhisperModel
+def _child_bare(path: str, model: str, threads: int, batched: bool = False) -> dict[str, Any]:
+    from faster_whisper import BatchedInferencePipeline, WhisperModel
 
-    from coach.asr import default_threads, resolve_model
+    from coach.asr import resolve_model
 
-    m = WhisperModel(
-        resolve_model(model), device="cpu", compute_type="int8", cpu_threads=default_threads()
-    )
-    segments, _ = m.transcribe(
-        path, language="en", beam_size=1, vad_filter=True, word_timestamps=True
-    )
+    m = WhisperModel(resolve_model(model), device="cpu", compute_type="int8", cpu_threads=threads)
+    if batched:
+        segments, _ = BatchedInferencePipeline(m).transcribe(
+            path, language="en", beam_size=1, vad_filter=True, word_timestamps=True,
+            batch_size=8,
+        )  # fmt: skip
+    else:
+        segments, _ = m.transcribe(
+            path, language="en", beam_size=1, vad_filter=True, word_timestamps=True
+        )
     words = sum(len(s.words or []) for s in segments)
     return {"words": words}
 
@@ -115,13 +132,14 @@ def main() -> int:
     ap.add_argument("--asr-model", default="tiny.en")
     ap.add_argument("--repeats", type=int, default=2, help="runs of each, alternately")
     ap.add_argument("--no-write", action="store_true", help="do not write bench/results")
-    ap.add_argument("--child", choices=["bare", "coach", "coach_fast"], help=argparse.SUPPRESS)
+    ap.add_argument("--child", choices=[*BARE, "coach", "coach_fast"], help=argparse.SUPPRESS)
     ap.add_argument("--file", help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        if args.child == "bare":
-            res = _child_bare(args.file, args.asr_model)
+        if args.child in BARE:
+            threads = default_threads() if args.child == "bare" else os.cpu_count() or 1
+            res = _child_bare(args.file, args.asr_model, threads, args.child == "bare_batched")
         else:
             res = _child_coach(args.file, args.out, fast=args.child == "coach_fast")
         res["max_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
@@ -130,9 +148,7 @@ def main() -> int:
     if not (args.eval / "clips").is_dir():
         print(f"bench: no {args.eval / 'clips'}; pass --eval DIR", file=sys.stderr)
         return 2
-    from coach.asr import default_threads
-
-    runs: dict[str, list[dict[str, Any]]] = {"bare": [], "coach": [], "coach_fast": []}
+    runs: dict[str, list[dict[str, Any]]] = {k: [] for k in (*BARE, "coach", "coach_fast")}
     with tempfile.TemporaryDirectory(prefix="coach-bench-") as tmp:
         path = Path(tmp) / "long.wav"
         audio_s, truth_words = _long_file(args.eval, args.minutes, path)
@@ -143,7 +159,8 @@ def main() -> int:
         )
         me = [sys.executable, __file__, "--asr-model", args.asr_model, "--file", str(path)]
         for _ in range(args.repeats):
-            runs["bare"].append(_run([*me, "--child", "bare"]))
+            for name in BARE:
+                runs[name].append(_run([*me, "--child", name]))
             r = _run([*me, "--child", "coach", "--out", str(out)])
             report = json.loads(out.read_text())
             r["timings_s"] = report["timings_s"]
@@ -153,7 +170,9 @@ def main() -> int:
             fast = _run([*me, "--child", "coach_fast", "--out", str(out)])
             fast["words"] = json.loads(out.read_text())["word_count"]
             runs["coach_fast"].append(fast)
-            print(f"  bare {runs['bare'][-1]['wall_s']:.1f} s, coach {r['wall_s']:.1f} s, "
+            print(f"  bare {runs['bare'][-1]['wall_s']:.1f} s, every CPU "
+                  f"{runs['bare_all_cpus'][-1]['wall_s']:.1f} s, batched "
+                  f"{runs['bare_batched'][-1]['wall_s']:.1f} s, coach {r['wall_s']:.1f} s, "
                   f"coach --fast {fast['wall_s']:.1f} s")  # fmt: skip
     figures = summarize(runs, audio_s, args.asr_model, default_threads())
     figures["truth_lexical_words"] = truth_words
@@ -172,16 +191,22 @@ def summarize(
               for s in STAGES}  # fmt: skip
     # what the report's stages do not cover: interpreter, imports, model load, report writing
     startup = med["coach"] - sum(stages.values())
+    fair = min(("bare", "bare_all_cpus"), key=lambda k: med[k])
     return {
         "audio_s": round(audio_s, 1),
         "asr_model": model,
         "cpu_threads": threads,
+        "cpus": os.cpu_count(),
+        "asr_workers": default_workers(),
         "baseline": "faster-whisper transcribe(), int8, beam_size=1, vad_filter=True, "
-        "word_timestamps=True, same cpu_threads; whole process",
+        "word_timestamps=True, the faster of cpu_threads as coach's per worker and of "
+        "every CPU; whole process",
+        "fair_baseline": fair,
         "wall_s": {k: round(v, 2) for k, v in med.items()},
         "rtf": {k: round(v / audio_s, 4) for k, v in med.items()},
-        "coach_over_bare": round(med["coach"] / med["bare"], 3),
-        "coach_fast_over_bare": round(med["coach_fast"] / med["bare"], 3),
+        "coach_over_bare": round(med["coach"] / med[fair], 3),
+        "coach_fast_over_bare": round(med["coach_fast"] / med[fair], 3),
+        "coach_over_batched": round(med["coach"] / med["bare_batched"], 3),
         "coach_split_s": {
             **{k: round(v, 2) for k, v in stages.items()},
             "startup_and_rest_s": round(startup, 2),
@@ -196,8 +221,9 @@ def summarize(
 
 def _print(f: dict[str, Any]) -> None:
     print(f"\n{'':36s}{'seconds':>10s}{'x real time':>13s}")
-    for label, key in (("bare faster-whisper (fair baseline)", "bare"), ("coach score", "coach"),
-                       ("coach score --fast", "coach_fast")):  # fmt: skip
+    for label, key in (("bare faster-whisper", "bare"), ("bare, every CPU", "bare_all_cpus"),
+                       ("bare, batched (reference)", "bare_batched"),
+                       ("coach score", "coach"), ("coach score --fast", "coach_fast")):  # fmt: skip
         print(f"{label:36s}{f['wall_s'][key]:10.1f}{f['rtf'][key]:13.4f}")
     a = f["audio_s"]
     for label, key in (("  start-up (imports, model) + rest", "startup_and_rest_s"),
@@ -209,8 +235,9 @@ def _print(f: dict[str, Any]) -> None:
     v = f["coach_tracks_beside_asr_s"]
     print(f"{'  (pitch/loudness CPU, beside ASR)':36s}{v:10.2f}{v / a:13.4f}")
     print(
-        f"\ncoach / bare: {f['coach_over_bare']:.2f}, "
-        f"coach --fast / bare: {f['coach_fast_over_bare']:.2f}"
+        f"\ncoach / fair baseline ({f['fair_baseline']}): {f['coach_over_bare']:.2f}, "
+        f"coach --fast / fair baseline: {f['coach_fast_over_bare']:.2f}, "
+        f"coach / batched: {f['coach_over_batched']:.2f}"
     )
     words = [(r["words"], r.get("all_words")) for r in f["runs"]["coach"]]
     print(f"words: bare {[r['words'] for r in f['runs']['bare']]} (all), coach "

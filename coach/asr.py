@@ -42,10 +42,17 @@ class AsrOptions:
     compute_type: str = "int8"
     """CTranslate2 compute type; int8 is fastest on CPU."""
     cpu_threads: int = 0
-    """Threads for the encoder/decoder; 0 picks half the logical CPUs (at least 1). On the
-    2-core machine coach is developed on, tiny.en ran at 0.087 x real time with 1 thread,
-    0.113 with 2 and 0.148 with CTranslate2's own default (hyper-threads and OpenMP
-    spinning cost more than they give)."""
+    """Threads for the encoder/decoder of each worker; 0 picks half the logical CPUs
+    shared among the :attr:`workers` (at least 1 each). On the 2-core machine coach is
+    developed on, tiny.en ran at 0.087 x real time with 1 thread, 0.113 with 2 and 0.148
+    with CTranslate2's own default (hyper-threads and OpenMP spinning cost more than they
+    give)."""
+    workers: int = 1
+    """Pieces of the voiced audio (see :attr:`prompt_chunk_s`) recognised at once, each
+    worker with its own copy of the model (more memory: one model's weights per worker) on
+    its own thread; 0 picks :func:`default_workers`. Pieces are dealt to the workers in
+    turn, so a file gives the same words every run. One worker recognises one piece after
+    another; a live session, which hears one utterance at a time, uses one."""
     beam_size: int = 1
     """Beam width of the decoder. Greedy decoding (1) measured the same filled-pause
     precision and recall on ../shared/eval as a beam of 5, with fewer word-count errors,
@@ -178,8 +185,10 @@ def _to_source_time(t: float, spans: list[_Span]) -> float:
 class Transcriber:
     """faster-whisper on the CPU; make one with :meth:`load`."""
 
-    def __init__(self, model, options: AsrOptions, model_path: str) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, model, options: AsrOptions, model_path: str, spares=()) -> None:  # type: ignore[no-untyped-def]
         self._model = model
+        self._models = [model, *spares]
+        """One copy of the model per worker; piece i goes to copy i modulo their count."""
         self.options = options
         self.model_path = model_path
 
@@ -191,20 +200,25 @@ class Transcriber:
             ModelError: the model is missing or cannot be loaded; says how to fetch it.
         """
         path = resolve_model(options.model)
+        workers = options.workers or default_workers()
+        threads = options.cpu_threads or max(1, default_threads() // workers)
         try:
             model_class = _whisper_class(options.last_window_ends)
-            model = model_class(
-                path,
-                device="cpu",
-                compute_type=options.compute_type,
-                cpu_threads=options.cpu_threads or default_threads(),
-                local_files_only=True,
-            )
+            copies = [
+                model_class(
+                    path,
+                    device="cpu",
+                    compute_type=options.compute_type,
+                    cpu_threads=threads,
+                    local_files_only=True,
+                )
+                for _ in range(workers)
+            ]
         except Exception as exc:  # ctranslate2 raises RuntimeError/ValueError/OSError
             raise ModelError(
                 f"cannot load ASR model '{options.model}' from {path}: {exc}".splitlines()[0]
             ) from exc
-        return cls(model, options, path)
+        return cls(copies[0], options, path, copies[1:])
 
     def transcribe(
         self,
@@ -233,30 +247,56 @@ class Transcriber:
             import ctranslate2
 
             ctranslate2.set_random_seed(self.options.seed)
-        words: list[Word] = []
         # pieces serve the prompt: without one, the voiced audio is one piece
         most_s = self.options.prompt_chunk_s if self.options.initial_prompt else None
-        for a_s, b_s in _chunks(spans, most_s):
-            while True:
-                piece = joined[int(a_s * SAMPLE_RATE) : int(b_s * SAMPLE_RATE)]
-                heard = list(self._recognise(piece))
-                for text, start, end, probability in heard:
-                    start = _to_source_time(start + a_s, spans) + offset_s
-                    end = max(start, _to_source_time(end + a_s, spans) + offset_s)
-                    words.append(Word(text, round(start, 3), round(end, 3), round(probability, 3)))
-                last_s = max((end for _t, _s, end, _p in heard), default=0.0)
-                if most_s is None or last_s < 1.0:
-                    break
-                a_s += last_s  # Whisper ended the piece early: the rest, primed again
-                if b_s - a_s < _RESUME_S:
-                    break
+        pieces = _chunks(spans, most_s)
+        n = min(len(self._models), len(pieces))
+
+        def worker(k: int) -> list[list[Word]]:
+            model = self._models[k]
+            return [self._piece(joined, spans, piece, most_s, offset_s, model)
+                    for piece in pieces[k::n]]  # fmt: skip
+
+        if n <= 1:
+            return [w for piece in worker(0) for w in piece] if pieces else []
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=n, thread_name_prefix="coach-asr") as pool:
+            dealt = list(pool.map(worker, range(n)))  # CTranslate2 releases the GIL
+        # piece i was worker i % n's (i // n)-th
+        return [w for i in range(len(pieces)) for w in dealt[i % n][i // n]]
+
+    def _piece(
+        self, joined: np.ndarray, spans: list[_Span], piece: tuple[float, float],
+        most_s: float | None, offset_s: float, model,  # type: ignore[no-untyped-def]
+    ) -> list[Word]:  # fmt: skip
+        """The words of one piece (joined-audio seconds), in recording time."""
+        a_s, b_s = piece
+        words: list[Word] = []
+        while True:
+            audio = joined[int(a_s * SAMPLE_RATE) : int(b_s * SAMPLE_RATE)]
+            heard = list(self._recognise(audio, model))
+            for text, start, end, probability in heard:
+                start = _to_source_time(start + a_s, spans) + offset_s
+                end = max(start, _to_source_time(end + a_s, spans) + offset_s)
+                words.append(Word(text, round(start, 3), round(end, 3), round(probability, 3)))
+            last_s = max((end for _t, _s, end, _p in heard), default=0.0)
+            if most_s is None or last_s < 1.0:
+                break
+            a_s += last_s  # Whisper ended the piece early: the rest, primed again
+            if b_s - a_s < _RESUME_S:
+                break
         return words
 
-    def _recognise(self, joined: np.ndarray) -> Iterator[tuple[str, float, float, float]]:
+    def _recognise(
+        self,
+        joined: np.ndarray,
+        model=None,  # type: ignore[no-untyped-def]
+    ) -> Iterator[tuple[str, float, float, float]]:
         """(text, start_s, end_s, probability) of each word of one piece of audio."""
         prompt = self.options.initial_prompt
         every = self.options.prompt_every_window and bool(prompt)
-        segments, _info = self._model.transcribe(
+        segments, _info = (model or self._model).transcribe(
             joined,
             language=self.options.language,
             beam_size=self.options.beam_size,
@@ -330,6 +370,12 @@ def _end_last_window(
 def default_threads() -> int:
     """Half the logical CPUs, at least 1 (see AsrOptions.cpu_threads)."""
     return max(1, (os.cpu_count() or 2) // 2)
+
+
+def default_workers() -> int:
+    """Two workers on a machine with two or more logical CPUs, else one (see
+    AsrOptions.workers)."""
+    return 2 if (os.cpu_count() or 1) >= 2 else 1
 
 
 def resolve_model(name: str) -> str:

@@ -88,7 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     sc.add_argument(
         "--threads", type=_positive_int, default=None,
-        help="ASR threads per process (default: half the CPUs, split between jobs)",
+        help="ASR threads per worker (default: half the CPUs, shared among one process's two "
+        "recogniser workers or split between jobs)",
     )  # fmt: skip
     sc.add_argument(
         "--beam-size", type=_positive_int, default=1,
@@ -957,11 +958,14 @@ def _score(args: argparse.Namespace) -> int:
     from coach.score import ScoreOptions
     from coach.vad import VadOptions
 
-    asr = AsrOptions(model=args.asr_model, beam_size=args.beam_size, cpu_threads=args.threads or 0)
-    if args.plain_asr:
-        asr = replace(asr, initial_prompt=None)
+    # one process: its pieces shared among workers; --jobs and --ray parallelise by file
+    one_process = (args.jobs or 1) == 1 and args.ray is None
+    asr = AsrOptions(model=args.asr_model, beam_size=args.beam_size, cpu_threads=args.threads or 0,
+                     workers=0 if one_process else 1)  # fmt: skip
+    if args.plain_asr:  # one piece per chunk (the pieces serve the prompt): one worker
+        asr = replace(asr, initial_prompt=None, workers=1)
     if args.fast:
-        asr = replace(asr, prompt_chunk_s=None)
+        asr = replace(asr, prompt_chunk_s=None, workers=1)
     options = ScoreOptions(
         asr=asr,
         vad=VadOptions(aggressiveness=args.vad),

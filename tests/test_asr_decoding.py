@@ -123,6 +123,44 @@ def test_pieces_are_cut_at_pauses_and_each_primed() -> None:
     assert [round(c["seconds"], 2) for c in model.calls] == [26.0]
 
 
+def test_pieces_are_dealt_to_the_workers_in_turn_and_their_words_kept_in_order() -> None:
+    import threading
+
+    class _Named(_FakeModel):
+        """Hears one word named after itself and the piece's length; its first call waits
+        until the other worker's has begun."""
+
+        def __init__(self, name: str) -> None:
+            super().__init__()
+            self.name, self.threads = name, set()
+
+        def transcribe(self, audio, **kwargs):  # type: ignore[no-untyped-def]
+            self.threads.add(threading.get_ident())
+            if both.parties == 2 and not self.calls:
+                both.wait()  # a worker alone would wait for 5 s and break the barrier
+            self.calls.append(audio.size / SAMPLE_RATE)
+            text = f" {self.name}{audio.size // SAMPLE_RATE}"
+            word = SimpleNamespace(word=text, start=0.1, end=0.4, probability=0.9)
+            return iter([SimpleNamespace(words=[word])]), None
+
+    both = threading.Barrier(2, timeout=5.0)
+    a, b = _Named("a"), _Named("b")
+    t = Transcriber(a, AsrOptions(prompt_chunk_s=5.0, region_pad_s=0.0), "fake", [b])
+    y = np.zeros(60 * SAMPLE_RATE, np.float32)
+    # five pieces of 8, 4, 6, 3 and 9 s (no two fit in 5 s)
+    regions = [(0.0, 8.0), (10.0, 14.0), (20.0, 26.0), (30.0, 33.0), (40.0, 49.0)]
+    words = t.transcribe(y, regions=regions)
+    assert [w.text for w in words] == ["a8", "b4", "a6", "b3", "a9"]
+    assert [w.start_s for w in words] == [0.1, 10.1, 20.1, 30.1, 40.1]
+    assert a.calls == [8.0, 6.0, 9.0] and b.calls == [4.0, 3.0]
+    assert len(a.threads | b.threads) == 2  # one thread each, at once
+    # one piece: the first worker alone, in the calling thread
+    both = threading.Barrier(1)
+    a.calls.clear(), b.calls.clear(), a.threads.clear()
+    assert [w.text for w in t.transcribe(y, regions=[(0.0, 8.0)])] == ["a8"]
+    assert a.threads == {threading.get_ident()} and b.calls == []
+
+
 def test_a_piece_whisper_ends_early_is_recognised_on_from_its_last_word() -> None:
     class _Stops(_FakeModel):
         """Hears one word 0.5-3.0 s into whatever it is given, then takes the rest for

@@ -72,9 +72,9 @@ def test_score_fast_recognises_one_piece(
     pieces: list[float] = []
     recognise = Transcriber._recognise
 
-    def counted(self, samples):  # type: ignore[no-untyped-def]
+    def counted(self, samples, model=None):  # type: ignore[no-untyped-def]
         pieces.append(samples.size / 16000)
-        return recognise(self, samples)
+        return recognise(self, samples, model)
 
     monkeypatch.setattr(Transcriber, "_recognise", counted)
     talk = str(FIXTURES / "practice_talk.wav")  # 48.6 s, with pauses
@@ -87,6 +87,34 @@ def test_score_fast_recognises_one_piece(
     assert code == 0, err
     assert len(pieces) == 1 and pieces[0] > 40.0  # the voiced audio in one piece
     assert abs(json.loads(out)["word_count"] - words) <= 0.05 * words
+
+
+@pytest.mark.models
+def test_score_shares_one_file_among_the_workers_but_not_with_jobs_or_fast(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from coach.asr import Transcriber
+
+    loaded: list[tuple[int, int]] = []
+    load = Transcriber.load.__func__  # type: ignore[attr-defined]
+
+    def counted(cls, options):  # type: ignore[no-untyped-def]
+        t = load(cls, options)
+        loaded.append((options.workers, len(t._models)))
+        return t
+
+    monkeypatch.setattr(Transcriber, "load", classmethod(counted))
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    clip = str(FIXTURES / "clean_sentence.wav")
+    for flags, wanted in (([], (0, 2)), (["--fast"], (1, 1)), (["--plain-asr"], (1, 1))):
+        loaded.clear()
+        code, _out, err = run(capsys, "score", clip, "-f", "json", "--no-history", *flags)
+        assert code == 0, err
+        assert loaded == [wanted], flags
+    loaded.clear()
+    code, _out, err = run(capsys, "score", clip, clip, "-j", "2", "-f", "json", "--no-history")
+    assert code == 0, err
+    assert loaded and all(w == (1, 1) for w in loaded)  # a process per job, one model each
 
 
 @pytest.mark.models
