@@ -951,7 +951,7 @@ def _score(args: argparse.Namespace) -> int:
     from coach.analysis.acoustic import AcousticOptions
     from coach.analysis.pace import PaceOptions
     from coach.analysis.pauses import PauseOptions
-    from coach.asr import AsrOptions, Transcriber
+    from coach.asr import AsrOptions, Transcriber, default_threads, default_workers
     from coach.audio import find_audio_files
     from coach.batch import read_list, score_many
     from coach.render.common import error_line
@@ -962,10 +962,13 @@ def _score(args: argparse.Namespace) -> int:
     one_process = (args.jobs or 1) == 1 and args.ray is None
     asr = AsrOptions(model=args.asr_model, beam_size=args.beam_size, cpu_threads=args.threads or 0,
                      workers=0 if one_process else 1)  # fmt: skip
-    if args.plain_asr:  # one piece per chunk (the pieces serve the prompt): one worker
-        asr = replace(asr, initial_prompt=None, workers=1)
+    if (args.plain_asr or args.fast) and one_process:  # one piece: one worker, their threads
+        threads = args.threads or default_threads() * default_workers()
+        asr = replace(asr, workers=1, cpu_threads=threads)
+    if args.plain_asr:  # the pieces serve the prompt
+        asr = replace(asr, initial_prompt=None)
     if args.fast:
-        asr = replace(asr, prompt_chunk_s=None, workers=1)
+        asr = replace(asr, prompt_chunk_s=None)
     options = ScoreOptions(
         asr=asr,
         vad=VadOptions(aggressiveness=args.vad),

@@ -95,18 +95,19 @@ def test_score_shares_one_file_among_the_workers_but_not_with_jobs_or_fast(
 ) -> None:
     from coach.asr import Transcriber
 
-    loaded: list[tuple[int, int]] = []
+    loaded: list[tuple[int, int, int]] = []
     load = Transcriber.load.__func__  # type: ignore[attr-defined]
 
     def counted(cls, options):  # type: ignore[no-untyped-def]
         t = load(cls, options)
-        loaded.append((options.workers, len(t._models)))
+        loaded.append((options.workers, len(t._models), options.cpu_threads))
         return t
 
     monkeypatch.setattr(Transcriber, "load", classmethod(counted))
     monkeypatch.setattr("os.cpu_count", lambda: 2)
     clip = str(FIXTURES / "clean_sentence.wav")
-    for flags, wanted in (([], (0, 2)), (["--fast"], (1, 1)), (["--plain-asr"], (1, 1))):
+    # two workers of one thread; one piece: one worker with both threads
+    for flags, wanted in (([], (0, 2, 0)), (["--fast"], (1, 1, 2)), (["--plain-asr"], (1, 1, 2))):
         loaded.clear()
         code, _out, err = run(capsys, "score", clip, "-f", "json", "--no-history", *flags)
         assert code == 0, err
@@ -114,7 +115,7 @@ def test_score_shares_one_file_among_the_workers_but_not_with_jobs_or_fast(
     loaded.clear()
     code, _out, err = run(capsys, "score", clip, clip, "-j", "2", "-f", "json", "--no-history")
     assert code == 0, err
-    assert loaded and all(w == (1, 1) for w in loaded)  # a process per job, one model each
+    assert loaded == [(1, 1, 1)]  # a process per job, one model each, 2 CPUs // 2 jobs threads
 
 
 @pytest.mark.models
