@@ -699,6 +699,23 @@ def test_whole_proposal_questions_leave_out_what_the_talk_answers() -> None:
     assert "cost" not in [k for k, _q in whole_proposal_questions(bigger)]
 
 
+def test_a_talk_that_raises_its_own_objection_and_problem_is_not_asked_them() -> None:
+    # round be: an alpaca co-operative's ask for shearing machines, asked the strongest
+    # argument against it and its side effects (0 of 8 each): the speaker had said "I have
+    # to be honest with you about the problem" and "Some of the older shearers will say
+    # scissors were good enough for their grandparents"
+    talk = "Good evening. I'm asking the assembly to approve four shearing machines. Thank you."
+    assert [k for k, _q in whole_proposal_questions(talk)] == ["objection", "cost", "next_steps"]
+    said = talk.replace("Thank you.", "I have to be honest with you about the problem: "
+                        "they cut the animal. Some of the older shearers will say scissors "
+                        "were good enough for their grandparents.")  # fmt: skip
+    assert [k for k, _q in whole_proposal_questions(said)] == ["next_steps"]
+    # a question the speaker heard and answers is no objection raised (round aq: the
+    # strongest argument against was accepted 4 of 4 after it)
+    asked = talk.replace("Thank you.", "Some of you have asked why not just keep repairing?")
+    assert "objection" in [k for k, _q in whole_proposal_questions(asked)]
+
+
 @pytest.mark.parametrize(
     "ending",
     [
@@ -1091,6 +1108,29 @@ def test_a_caveat_on_the_comparison_answers_what_else_caused_it() -> None:
             "comparison, because the pilot homes got a lot of extra attention.")  # fmt: skip
     assert asked not in _fits(talk)
     assert asked in _fits(talk.replace("I'd be careful with that comparison", "I'm proud"))
+
+
+def test_a_named_disruption_answers_whether_the_period_was_typical() -> None:
+    # round be: "You said you had roadworks on Perkinova for three months. Was that a
+    # typical period, or could it have been an unusual one?" (0 of 8: the talk had named
+    # the roadworks as the caveat)
+    asked = "Was that a typical period, or could it have been an unusual one?"
+    said = "Last year we had roadworks on Perkinova for three months, which pushed traffic away."
+    assert asked not in _frames(said)
+    assert asked in _frames("Last year we counted nine collisions on Perkinova in three months.")
+
+
+def test_an_overspend_is_money_and_is_not_asked_how_it_was_measured() -> None:
+    # round be: "You said you went over by six thousand six hundred, roughly ten percent.
+    # How was that measured?" (0 of 8: the talk gave the budget and the final cost)
+    asked = "How was that measured?"
+    told = (
+        "The repair was budgeted at sixty thousand and came to sixty-six thousand six "
+        "hundred. So we went over by six thousand six hundred, roughly ten percent."
+    )
+    assert asked not in _frames(told)
+    assert facets("So we went over by six thousand six hundred.") >= {"money"}
+    assert "money" not in facets("So we went over by six hundred hours.")
 
 
 def test_a_method_told_a_few_sentences_before_answers_how_it_was_measured() -> None:

@@ -158,7 +158,13 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"i remember|last (?:week|month) (?:i|we))\b",
         re.I,
     ),
-    "money": re.compile(r"\b(dollars?|pounds?|euros?|cents?|pence|budget)\b", re.I),
+    # "we went over by six thousand six hundred" (round be: "How was that measured?")
+    "money": re.compile(
+        r"\b(dollars?|pounds?|euros?|cents?|pence|budget|overspen[dt]\w*|cost overruns?|"
+        r"went over by(?! (?:[\w-]+ ){1,3}(?:minutes?|hours?|days?|weeks?|months?|years?|"
+        r"points?|percent|seconds?|metres?|meters?|miles?)\b))\b",
+        re.I,
+    ),
     "period": re.compile(
         r"\b(last (?:year|month|quarter|term|week|spring|summer|autumn|winter|fall)|"
         r"this (?:year|term|quarter)|in (?:" + _MONTHS[3:-1] + r")|over (?:the )?(?:last )?"
@@ -1183,7 +1189,10 @@ FRAMES: tuple[Frame, ...] = (
        r"several) years|for years|consistently|held up|typical|usual(?:ly)?|normal(?:ly)?|"
        r"the (?:day|week|month|year|term|quarter|season|shift) before|previous|"
        r"(?:best|worst|highest|lowest|busiest|quietest|wettest|driest|hottest|coldest|biggest)"
-       r" (?:[\w']+ ){0,3}in (?:\w+ )?(?:years|decades|a decade))", near=1,
+       r" (?:[\w']+ ){0,3}in (?:\w+ )?(?:years|decades|a decade)|"
+       # what made the period unusual, named: "We had roadworks on Perkinova for three
+       # months, which pushed traffic elsewhere" (round be, 0 of 8)
+       r"road ?works|strikes?|closures?|outages?|lockdowns?|pandemic|diversions?)", near=1,
        avoid="estimate future money own_story"),
     _f("evidence", "tally", "Is that more or less than usual?",
        r"\b(than|compared|up from|down from|a year ago|the (?:day|week|month|year|term|"
@@ -1200,12 +1209,17 @@ FRAMES: tuple[Frame, ...] = (
     # objection: the strongest doubt
     _f("objection", "plan", "What do you see as the strongest argument against it?",
        r"\b(objections?|concerns?|worr(?:y|ies|ied)|risks?|critics|push ?back|"
-       r"(?:people|some of you|colleagues|parents|staff|members) (?:will )?(?:say|worry|ask))",
+       # "Some of the older shearers will say scissors were good enough" (round be)
+       # but not "Some of you have asked why not just keep repairing?" (round aq: 4 of 4)
+       r"(?:people|some(?: of (?:you|the|our)(?: (?!have\b|had\b)\w+){0,2})?|colleagues|"
+       r"parents|staff|members|others) (?:will |would |might )?(?:say|worry|ask|object|"
+       r"argue))",
        near=-1, avoid="step"),
     # cost or side effect
     _f("cost", "plan", "Are there any side effects you're worried about?",
        r"\b(side effects?|downsides?|drawbacks?|trade-?offs?|the risk|risks|worry|worries|"
-       r"concern|(?:honest|upfront|frank|clear) about (?:the )?problems|"
+       # "I have to be honest with you about the problem" (round be)
+       r"concern|(?:honest|upfront|frank|clear) (?:with you )?about (?:the |one )?problems?|"
        r"(?:could|can|might|will) go wrong|"
        r"the (?:bigger|biggest|main|other) problem (?:is|will be))", near=-1,
        avoid="decision step sum_asked payer"),
