@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -252,17 +253,26 @@ class Transcriber:
         pieces = _chunks(spans, most_s)
         n = min(len(self._models), len(pieces))
 
+        stop = threading.Event()
+
         def worker(k: int) -> list[list[Word]]:
-            model = self._models[k]
-            return [self._piece(joined, spans, piece, most_s, offset_s, model)
-                    for piece in pieces[k::n]]  # fmt: skip
+            out = []
+            for piece in pieces[k::n]:
+                if stop.is_set():  # another worker failed, or Ctrl-C: no more pieces
+                    break
+                out.append(self._piece(joined, spans, piece, most_s, offset_s, self._models[k]))
+            return out
 
         if n <= 1:
             return [w for piece in worker(0) for w in piece] if pieces else []
         from concurrent.futures import ThreadPoolExecutor
 
-        with ThreadPoolExecutor(max_workers=n, thread_name_prefix="coach-asr") as pool:
-            dealt = list(pool.map(worker, range(n)))  # CTranslate2 releases the GIL
+        pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="coach-asr")
+        try:  # CTranslate2 releases the GIL: the workers recognise at once
+            dealt = [f.result() for f in [pool.submit(worker, k) for k in range(n)]]
+        finally:
+            stop.set()  # after an error or Ctrl-C, the others stop after their current piece
+            pool.shutdown(wait=True)
         # piece i was worker i % n's (i // n)-th
         return [w for i in range(len(pieces)) for w in dealt[i % n][i // n]]
 

@@ -161,6 +161,30 @@ def test_pieces_are_dealt_to_the_workers_in_turn_and_their_words_kept_in_order()
     assert a.threads == {threading.get_ident()} and b.calls == []
 
 
+def test_a_worker_that_fails_stops_the_others_after_their_current_piece() -> None:
+    import threading
+
+    started = threading.Event()
+
+    class _Fails(_FakeModel):
+        def transcribe(self, audio, **kwargs):  # type: ignore[no-untyped-def]
+            started.wait(5.0)  # the other worker is recognising its first piece
+            raise RuntimeError("model broke")
+
+    class _Slow(_FakeModel):
+        def transcribe(self, audio, **kwargs):  # type: ignore[no-untyped-def]
+            started.set()
+            threading.Event().wait(0.3)
+            return super().transcribe(audio, **kwargs)  # notes the call
+
+    slow = _Slow()
+    t = Transcriber(_Fails(), AsrOptions(prompt_chunk_s=5.0, region_pad_s=0.0), "fake", [slow])
+    regions = [(float(10 * i), 10 * i + 8.0) for i in range(10)]  # ten pieces, five each
+    with pytest.raises(RuntimeError, match="model broke"):
+        t.transcribe(np.zeros(100 * SAMPLE_RATE, np.float32), regions=regions)
+    assert len(slow.calls) == 1  # its first piece finished, none of the four after it began
+
+
 def test_a_piece_whisper_ends_early_is_recognised_on_from_its_last_word() -> None:
     class _Stops(_FakeModel):
         """Hears one word 0.5-3.0 s into whatever it is given, then takes the rest for
