@@ -92,6 +92,11 @@ def build_parser() -> argparse.ArgumentParser:
         "recogniser workers or split between jobs)",
     )  # fmt: skip
     sc.add_argument(
+        "--asr-workers", type=_positive_int, default=None, metavar="N",
+        help="recogniser workers sharing one file's pieces (default 2 with 2 or more CPUs); "
+        "each holds its own copy of the model, so 1 saves memory with a large model",
+    )  # fmt: skip
+    sc.add_argument(
         "--beam-size", type=_positive_int, default=1,
         help="ASR beam width (default 1, greedy; 5 is Whisper's usual)",
     )  # fmt: skip
@@ -961,9 +966,9 @@ def _score(args: argparse.Namespace) -> int:
     # one process: its pieces shared among workers; --jobs and --ray parallelise by file
     one_process = (args.jobs or 1) == 1 and args.ray is None
     asr = AsrOptions(model=args.asr_model, beam_size=args.beam_size, cpu_threads=args.threads or 0,
-                     workers=0 if one_process else 1)  # fmt: skip
+                     workers=(args.asr_workers or 0) if one_process else 1)  # fmt: skip
     if (args.plain_asr or args.fast) and one_process:  # one piece: one worker, their threads
-        threads = args.threads or default_threads() * default_workers()
+        threads = args.threads or default_threads() * (args.asr_workers or default_workers())
         asr = replace(asr, workers=1, cpu_threads=threads)
     if args.plain_asr:  # the pieces serve the prompt
         asr = replace(asr, initial_prompt=None)

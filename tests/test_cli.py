@@ -113,6 +113,10 @@ def test_score_shares_one_file_among_the_workers_but_not_with_jobs_or_fast(
         assert code == 0, err
         assert loaded == [wanted], flags
     loaded.clear()
+    code, _out, err = run(capsys, "score", clip, "--asr-workers", "1", "-f", "json", "--no-history")
+    assert code == 0, err
+    assert loaded == [(1, 1, 0)]  # one model, half the CPUs' threads
+    loaded.clear()
     code, _out, err = run(capsys, "score", clip, clip, "-j", "2", "-f", "json", "--no-history")
     assert code == 0, err
     assert loaded == [(1, 1, 1)]  # a process per job, one model each, 2 CPUs // 2 jobs threads
