@@ -1110,6 +1110,45 @@ def test_a_caveat_on_the_comparison_answers_what_else_caused_it() -> None:
     assert asked in _fits(talk.replace("I'd be careful with that comparison", "I'm proud"))
 
 
+@pytest.mark.parametrize(
+    ("told", "left_out"),
+    [  # round bf: whole proposals asked what the talk had said (0 of 6 to 0 of 8 each)
+        ("Many people fear that a number on the door is the first step to eviction.", "cost"),
+        ("There is also a practical problem. Maps go out of date.", "cost"),
+        ("I must be honest about the difficulties. The cots would be closer.", "cost"),
+        ("Many people fear that a number on the door is the first step to eviction.", "objection"),
+        (
+            "But it's school ground, so it's the Board of Governors who have to approve it.",
+            "next_steps",
+        ),
+        ("It goes to the full council in December, and only they can approve it.", "next_steps"),
+    ],
+)
+def test_what_a_proposal_already_said_is_not_asked_of_it_whole(told: str, left_out: str) -> None:
+    talk = "Good evening. I'm asking the committee to approve the plan. Thank you."
+    assert left_out in [k for k, _q in whole_proposal_questions(talk)]
+    said = talk.replace("Thank you.", f"{told} Thank you.")
+    assert left_out not in [k for k, _q in whole_proposal_questions(said)]
+
+
+def test_when_a_plan_is_booked_for_is_a_step() -> None:
+    # round bf: "You said you want to book it for February when it's quiet. What will you
+    # measure to know whether it's working?" (0 of 8)
+    asked = "What will you measure to know whether it's working?"
+    assert "step" in facets("We want to book it for February when it's quiet.")
+    assert asked not in _frames("We want to book it for February when it's quiet.")
+    assert asked in _frames("We want to train all four mechanics on electric cars this winter.")
+
+
+def test_the_deciders_themselves_are_no_hold_up() -> None:
+    talk = "Good evening. I'm asking you to approve the plan. Only you can approve it tonight."
+    assert "next_steps" in [k for k, _q in whole_proposal_questions(talk)]
+    # naming a risk is no answer to the side effects (round at: 8 of 8 accepted after
+    # "There's one risk I cannot fully answer today")
+    named = talk + " There's one risk I cannot fully answer today."
+    assert "cost" in [k for k, _q in whole_proposal_questions(named)]
+
+
 def test_a_named_disruption_answers_whether_the_period_was_typical() -> None:
     # round be: "You said you had roadworks on Perkinova for three months. Was that a
     # typical period, or could it have been an unusual one?" (0 of 8: the talk had named

@@ -319,6 +319,15 @@ _ASKS_OTHERS = re.compile(
 (round bc: its side effects, 0 of 8), "we have asked the fire police to inspect the plan"
 (round bd: what will show it is working, 0 of 8)."""
 
+_SCHEDULES = re.compile(
+    r"\b(?:book|schedule|time|run|hold) (?:it|them|the (?:\w+ )?(?:course|training|visit|"
+    r"work|session|trip)s?) (?:for|in|during) (?:january|february|march|april|may|june|july|"
+    r"august|september|october|november|december|the (?:quiet|slow|summer|winter|spring|"
+    r"autumn|school) \w+)"
+)
+"""When a plan happens, said alone: "we want to book it for February when it's quiet" (round
+bf: "What will you measure to know whether it's working?", 0 of 8)."""
+
 _NO_PLAN = tuple(
     re.compile(pattern)
     for pattern in (
@@ -452,7 +461,7 @@ def facets(text: str) -> frozenset[str]:
         # what someone used to do, told in a story: "he would bring his string across yours,
         # give one sharp pull" (round bc: "What is that based on?", 0 of 8)
         found -= {"estimate", "future", "plan"}
-    if _ASKS_OTHERS.search(low):
+    if _ASKS_OTHERS.search(low) or _SCHEDULES.search(low):
         found.add("step")  # a step to a decision, with no side effects or measures of its own
     if any(pattern.search(low) for pattern in _NO_PLAN):
         found.discard("plan")
@@ -1213,13 +1222,20 @@ FRAMES: tuple[Frame, ...] = (
        # but not "Some of you have asked why not just keep repairing?" (round aq: 4 of 4)
        r"(?:people|some(?: of (?:you|the|our)(?: (?!have\b|had\b)\w+){0,2})?|colleagues|"
        r"parents|staff|members|others) (?:will |would |might )?(?:say|worry|ask|object|"
-       r"argue))",
+       r"argue|fear))",
        near=-1, avoid="step"),
     # cost or side effect
     _f("cost", "plan", "Are there any side effects you're worried about?",
        r"\b(side effects?|downsides?|drawbacks?|trade-?offs?|the risk|risks|worry|worries|"
-       # "I have to be honest with you about the problem" (round be)
-       r"concern|(?:honest|upfront|frank|clear) (?:with you )?about (?:the |one )?problems?|"
+       # "Many people fear that ...", "There is also a practical problem." (round bf); not
+       # "a risk" alone: "There's one risk I cannot fully answer today" (round at, the
+       # side effects accepted 8 of 8), "a risk of frost"
+       r"(?:people|residents|families|parents|staff) (?:\w+ )?fear|"
+       r"there(?:'s| is) (?:also )?(?:a|one|another) (?:\w+ )?(?:problem|snag|catch)\b|"
+       # "I have to be honest with you about the problem" (round be), "I must be honest
+       # about the difficulties" (round bf)
+       r"concern|(?:honest|upfront|frank|clear) (?:with you )?about (?:the |one )?"
+       r"(?:problems?|difficult(?:y|ies))|"
        r"(?:could|can|might|will) go wrong|"
        r"the (?:bigger|biggest|main|other) problem (?:is|will be))", near=-1,
        avoid="decision step sum_asked payer"),
@@ -1231,6 +1247,12 @@ FRAMES: tuple[Frame, ...] = (
     # next steps
     _f("next_steps", "future date", "What could delay that?",
        r"\b(delay|slip|behind schedule|on track|"
+       # another body's approval named: "it's the Board of Governors who have to approve
+       # where it goes" (round bf: "If your request is approved, what could still hold it
+       # up?", 0 of 8)
+       r"(?:who|which|that) (?:has|have|needs?|must) to approve|"
+       r"only (?:they|the \w+(?: \w+)?) can approve|"
+       r"still (?:has|have|needs?) to (?:approve|agree|sign)|"
        # "a wet summer could push the end date into the following year" (round ay)
        r"push(?:es|ed)? (?:[\w']+ ){0,4}?(?:back|into (?:the )?(?:next|following) \w+))",
        near=-1, avoid="money ongoing"),
