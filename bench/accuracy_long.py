@@ -12,11 +12,13 @@ The systems, in one run:
 
   1. coach as ``coach score`` runs it: the voiced audio cut at its pauses into pieces of
      at most ``AsrOptions.prompt_chunk_s`` seconds, each recognised on its own and primed
-     with the filler prompt. The clips here are joined with 0.5 s of silence between, so
-     pieces end where clips do more often than they would in a talk;
+     with the filler prompt, dealt to two recogniser workers on a machine with two or more
+     CPUs. The clips here are joined with 0.5 s of silence between, so pieces end where
+     clips do more often than they would in a talk;
   2. coach before that, filler prompt in the first window only (``prompt_chunk_s=None``:
      faster-whisper's ``initial_prompt`` with ``condition_on_previous_text=False`` primes
-     only the first window of a ``transcribe()`` call, and the 10-minute file is one call);
+     only the first window of a ``transcribe()`` call, and the 10-minute file is one call),
+     one worker with both workers' threads, as ``coach score --fast``;
   3. coach, filler prompt in every window (``prompt_chunk_s=None,
      prompt_every_window=True``: the prompt passed as ``hotwords``);
   (``--pieces-s``: more piece lengths, to choose on dev)
@@ -45,7 +47,7 @@ from typing import Any
 
 from coach import SAMPLE_RATE
 from coach.analysis.fillers import is_lexical
-from coach.asr import AsrOptions, Transcriber, default_threads, resolve_model
+from coach.asr import AsrOptions, Transcriber, default_threads, default_workers, resolve_model
 from coach.report import ReportWord
 from coach.score import ScoreOptions, score_file
 from coach.text import filled_pause_form
@@ -217,12 +219,14 @@ def main() -> int:
         print(f"{audio_s / 60:.1f} min of audio, {len(spans)} clips in turn, ASR "
               f"{args.asr_model}, {default_threads()} threads")  # fmt: skip
         results: dict[str, tuple[dict[str, dict], float]] = {}
+        one_piece = replace(base, workers=1, cpu_threads=default_threads() * default_workers())
         for name, options in (
             (f"coach (pieces of at most {base.prompt_chunk_s:g} s, each primed)", base),
             ("coach, faster-whisper's window split", replace(base, last_window_ends=False)),
-            ("coach, prompt in first window", replace(base, prompt_chunk_s=None)),
+            # one piece: one worker with both workers' threads, as coach score --fast
+            ("coach, prompt in first window", replace(one_piece, prompt_chunk_s=None)),
             ("coach, prompt in every window",
-             replace(base, prompt_chunk_s=None, prompt_every_window=True)),
+             replace(one_piece, prompt_chunk_s=None, prompt_every_window=True)),
             *((f"coach, prompt in each piece of at most {s:g} s",
                replace(base, prompt_chunk_s=s)) for s in args.pieces_s),
         ):  # fmt: skip
