@@ -1131,6 +1131,15 @@ def test_what_a_proposal_already_said_is_not_asked_of_it_whole(told: str, left_o
     assert left_out not in [k for k, _q in whole_proposal_questions(said)]
 
 
+def test_a_relative_clause_is_not_cut_at_its_and() -> None:
+    # round bf: "You said you're going to recruit harder among people who live." (0 of 8)
+    sentence = ("And we're going to recruit harder among people who live and work right here "
+                "in town, including retired folk who fancy the shore crew.")  # fmt: skip
+    assert not said_clause(sentence).endswith("people who live")
+    kept = "We will recruit harder among people who live nearby and we will train them."
+    assert said_clause(kept) != ""
+
+
 def test_when_a_plan_is_booked_for_is_a_step() -> None:
     # round bf: "You said you want to book it for February when it's quiet. What will you
     # measure to know whether it's working?" (0 of 8)

@@ -992,6 +992,12 @@ def quotable_clause(
             main_clause = " ".join(p for p in main if not _SUBORDINATE.match(p)) or part
             if not _VERB.search(main_clause) or words[-1].lower().strip(",") in _DANGLING:
                 continue
+            if re.search(r"\b(?:who|that|which) \w+$", part, re.I) and re.match(
+                r"\s*and\b", text[pieces[j - 1][1] :]
+            ):
+                # "recruit harder among people who live" of "people who live and work right
+                # here in town": a relative clause cut at its "and" (round bf, 0 of 8)
+                continue
             said_that = re.search(r"\b(?:is|was|'s) that (.+)$", part, re.I)
             rest = re.sub(r",\s*(?:that's|that is|which is|i mean)\b[^,]*", "",
                           said_that.group(1)) if said_that else ""  # fmt: skip
