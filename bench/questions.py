@@ -57,6 +57,7 @@ SPLITS = (
     "sealed50",
     "sealed51",
     "sealed52",
+    "sealed53",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
@@ -77,7 +78,8 @@ recogniser: ``AsrOptions.last_window_ends``), sealed44 (ax, heard likewise),
 sealed45 (ay, likewise), sealed46 (az, likewise),
 sealed47 (ba, likewise), sealed48 (bb, likewise),
 sealed49 (bc, likewise), sealed50 (bd, likewise),
-sealed51 (be, likewise), sealed52 (bf, likewise)."""
+sealed51 (be, likewise), sealed52 (bf, likewise),
+sealed53 (bg, likewise)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
