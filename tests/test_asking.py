@@ -1122,6 +1122,9 @@ def test_a_caveat_on_the_comparison_answers_what_else_caused_it() -> None:
             "next_steps",
         ),
         ("It goes to the full council in December, and only they can approve it.", "next_steps"),
+        # round bg (0 of 4 for the argument against)
+        ("Now I'm not going to pretend there's no catch. The ring stays up.", "objection"),
+        ("Now I'm not going to pretend there's no catch. The ring stays up.", "cost"),
     ],
 )
 def test_what_a_proposal_already_said_is_not_asked_of_it_whole(told: str, left_out: str) -> None:
@@ -1179,6 +1182,17 @@ def test_an_overspend_is_money_and_is_not_asked_how_it_was_measured() -> None:
     assert asked not in _frames(told)
     assert facets("So we went over by six thousand six hundred.") >= {"money"}
     assert "money" not in facets("So we went over by six hundred hours.")
+
+
+def test_a_figure_the_speaker_calls_high_answers_what_else_caused_it() -> None:
+    # round bg: "You said marking has gone up a little from seven and a half hours to eight
+    # and a half. Could something else have caused that change?" (0 of 8)
+    asked = "Could something else have caused that change?"
+    talk = ("After the new timetable, marking went up from seven and a half hours to eight "
+            "and a half. We ran the survey in November, which is heavy with tests, so the "
+            "marking figure may be on the high side.")  # fmt: skip
+    assert asked not in _fits(talk)
+    assert asked in _fits(talk.replace("may be on the high side", "is what we found"))
 
 
 def test_a_method_told_a_few_sentences_before_answers_how_it_was_measured() -> None:

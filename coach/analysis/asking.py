@@ -1196,7 +1196,11 @@ FRAMES: tuple[Frame, ...] = (
        # clean trial" (round ae, 0 of 8)
        r"careful (?:with|about) (?:that|this|the|those|these) (?:comparison|figure|number|"
        r"result)s?|not a (?:clean|fair|proper|controlled) (?:trial|comparison|test|experiment)|"
-       r"can't (?:be sure|rule out)|hard to (?:separate|untangle|tell which))",
+       r"can't (?:be sure|rule out)|hard to (?:separate|untangle|tell which)|"
+       # "We ran the survey in November, which is heavy with the first tests, so the
+       # marking figure may be on the high side" (round bg, 0 of 8)
+       r"(?:may|might|could) be (?:a (?:bit|little) )?on the (?:high|low) side|"
+       r"(?:may|might|could) have (?:pushed|pulled|inflated|flattered|skewed))",
        near=-1, avoid="estimate future"),
     _f("evidence", "result period",
        "Was that a typical period, or could it have been an unusual one?",
@@ -1228,7 +1232,9 @@ FRAMES: tuple[Frame, ...] = (
        # but not "Some of you have asked why not just keep repairing?" (round aq: 4 of 4)
        r"(?:people|some(?: of (?:you|the|our)(?: (?!have\b|had\b)\w+){0,2})?|colleagues|"
        r"parents|staff|members|others) (?:will |would |might )?(?:say|worry|ask|object|"
-       r"argue|fear))",
+       r"argue|fear)|"
+       # "Now I'm not going to pretend there's no catch." (round bg, 0 of 4)
+       r"pretend (?:that )?there(?:'s| is) no (?:catch|downside|drawback|cost|problem))",
        near=-1, avoid="step"),
     # cost or side effect
     _f("cost", "plan", "Are there any side effects you're worried about?",
@@ -1238,6 +1244,7 @@ FRAMES: tuple[Frame, ...] = (
        # side effects accepted 8 of 8), "a risk of frost"
        r"(?:people|residents|families|parents|staff) (?:\w+ )?fear|"
        r"there(?:'s| is) (?:also )?(?:a|one|another) (?:\w+ )?(?:problem|snag|catch)\b|"
+       r"pretend (?:that )?there(?:'s| is) no (?:catch|downside|drawback|cost|problem)|"
        # "I have to be honest with you about the problem" (round be), "I must be honest
        # about the difficulties" (round bf)
        r"concern|(?:honest|upfront|frank|clear) (?:with you )?about (?:the |one )?"
