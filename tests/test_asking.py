@@ -1139,8 +1139,30 @@ def test_a_relative_clause_is_not_cut_at_its_and() -> None:
     sentence = ("And we're going to recruit harder among people who live and work right here "
                 "in town, including retired folk who fancy the shore crew.")  # fmt: skip
     assert not said_clause(sentence).endswith("people who live")
+    heard = ("Symptoms reported over the phone aren't a diagnosis, and about one in five "
+             "mothers we called and turned out to be fine.")  # fmt: skip
+    assert not said_clause(heard).endswith("mothers you called")
     kept = "We will recruit harder among people who live nearby and we will train them."
     assert said_clause(kept) != ""
+
+
+def test_round_bh_misfits_are_not_asked() -> None:
+    # round bh: a hire that is one line of a plan asked its side effects and what will show
+    # it works (0 of 8), a day's number asked whether it is usual (0 of 4), and "in" heard
+    # as "and" before a month quoted back (4 of 8)
+    hire = "We'd also hire one full-time technician at about thirty-two thousand a year."
+    assert "step" in facets(hire)
+    assert not {
+        "Are there any side effects you're worried about?",
+        "What will you measure to know whether it's working?",
+    } & set(_frames(hire))
+    plan = "We'd also run the insect unit ourselves for thirty-two thousand a year."
+    assert "Are there any side effects you're worried about?" in _frames(plan)
+    assert "Is that more or less than usual?" not in _frames("We called every mother on day seven.")
+    assert "Is that more or less than usual?" in _frames("We called seven mothers last week.")
+    garbled = "Completion went from fifty-seven percent and October to eighty-three percent in May."
+    assert said_clause(garbled) == ""
+    assert said_clause(garbled.replace(" and October", " in October")) != ""
 
 
 def test_when_a_plan_is_booked_for_is_a_step() -> None:

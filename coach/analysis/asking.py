@@ -328,6 +328,23 @@ _SCHEDULES = re.compile(
 """When a plan happens, said alone: "we want to book it for February when it's quiet" (round
 bf: "What will you measure to know whether it's working?", 0 of 8)."""
 
+_HIRES = re.compile(
+    r"\b(?:hire|employ|take on|recruit) (?:one|a|an|two|three|four) (?:[\w-]+ ){0,2}"
+    r"(?:technician|coordinator|officer|worker|assistant|manager|nurse|driver|cleaner|teacher|"
+    r"person|porter|keeper|warden|administrator)s?\b"
+)
+"""A hire that is one line of a plan: "we'd also hire one full-time technician at about
+thirty-two thousand a year" (round bh: its side effects and what will show it works, 0 of
+8): a step, not a plan of its own."""
+
+_LABEL_NUMBER = re.compile(
+    r"\b(?:on |by )?(?:day|week|month|room|route|page|gate|platform|ward|bed|bus|exit|chapter|"
+    r"stage|level|phase) (?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"\w+teen|\w+ty(?:-\w+)?)\b"
+)
+"""A number that names, not counts: "we called on day seven" (round bh: "Is that more or
+less than usual?", 0 of 4)."""
+
 _NO_PLAN = tuple(
     re.compile(pattern)
     for pattern in (
@@ -461,7 +478,9 @@ def facets(text: str) -> frozenset[str]:
         # what someone used to do, told in a story: "he would bring his string across yours,
         # give one sharp pull" (round bc: "What is that based on?", 0 of 8)
         found -= {"estimate", "future", "plan"}
-    if _ASKS_OTHERS.search(low) or _SCHEDULES.search(low):
+    if has_figure and _LABEL_NUMBER.search(low) and not _figure_outside(low, _LABEL_NUMBER):
+        found -= {"change", "shift", "result", "tally", "estimate"}  # "on day seven"
+    if _ASKS_OTHERS.search(low) or _SCHEDULES.search(low) or _HIRES.search(low):
         found.add("step")  # a step to a decision, with no side effects or measures of its own
     if any(pattern.search(low) for pattern in _NO_PLAN):
         found.discard("plan")
@@ -547,7 +566,10 @@ _SLIPS = (
     r"may)(?:n't| not)?,|"
     # a number heard as two: "gone from six to two to ninety-one" for "sixty-two" (round f)
     r"\bfrom (?:one|two|three|four|five|six|seven|eight|nine) to (?:one|two|three|four|five|six|"
-    r"seven|eight|nine) to\b"
+    r"seven|eight|nine) to\b|"
+    # "in" heard as "and": "completion went from fifty-seven percent and October" (round bh)
+    r"\bpercent and (?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december)\b"
 )
 _GARBLED = re.compile(_SLIPS.format(to="|to"), re.I)
 """Word sequences no speaker says ("we'll the plan"): a recogniser's slip, not quoted. A
@@ -992,11 +1014,13 @@ def quotable_clause(
             main_clause = " ".join(p for p in main if not _SUBORDINATE.match(p)) or part
             if not _VERB.search(main_clause) or words[-1].lower().strip(",") in _DANGLING:
                 continue
-            if re.search(r"\b(?:who|that|which) \w+$", part, re.I) and re.match(
-                r"\s*and\b", text[pieces[j - 1][1] :]
-            ):
+            if re.search(
+                r"\b(?:who|that|which) \w+$|\b\w+s (?:we|i|they|you) \w+ed$", part, re.I
+            ) and re.match(r"\s*and\b", text[pieces[j - 1][1] :]):
                 # "recruit harder among people who live" of "people who live and work right
-                # here in town": a relative clause cut at its "and" (round bf, 0 of 8)
+                # here in town" (round bf, 0 of 8), "about one in five mothers we called" of
+                # "mothers we called and turned out to be fine" (round bh): a relative
+                # clause cut at its "and"
                 continue
             said_that = re.search(r"\b(?:is|was|'s) that (.+)$", part, re.I)
             rest = re.sub(r",\s*(?:that's|that is|which is|i mean)\b[^,]*", "",
