@@ -1165,6 +1165,17 @@ def test_round_bh_misfits_are_not_asked() -> None:
     assert said_clause(garbled.replace(" and October", " in October")) != ""
 
 
+def test_round_bi_misfits_are_not_asked() -> None:
+    # round bi: a clean record asked whether it is a trend (0 of 8), and "two" heard as
+    # "to" quoted back (0 of 8)
+    clean = "In six months nothing was dropped, and nothing landed in the wrong place."
+    assert "Is that a trend, or could it be a one-off?" not in _frames(clean)
+    assert "change" in facets("In six months the late deliveries dropped from nine to two.")
+    slip = "We're proposing to convert to unused consultation rooms on the ground floor."
+    assert said_clause(slip) == ""
+    assert said_clause(slip.replace("to unused", "two unused")) != ""
+
+
 def test_when_a_plan_is_booked_for_is_a_step() -> None:
     # round bf: "You said you want to book it for February when it's quiet. What will you
     # measure to know whether it's working?" (0 of 8)

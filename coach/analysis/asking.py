@@ -478,6 +478,14 @@ def facets(text: str) -> frozenset[str]:
         # what someone used to do, told in a story: "he would bring his string across yours,
         # give one sharp pull" (round bc: "What is that based on?", 0 of 8)
         found -= {"estimate", "future", "plan"}
+    if re.search(
+        r"\b(?:nothing|nobody|no one|none of (?:them|it|us))(?: \w+)? (?:was |were |"
+        r"got |has |had )?(?:dropped|fell|rose|lost|broke|changed|went)\b",
+        low,
+    ):
+        # "nothing was dropped, and nothing landed in the wrong place": a clean record, no
+        # change (round bi: "Is that a trend, or could it be a one-off?", 0 of 8)
+        found -= {"change", "shift"}
     if has_figure and _LABEL_NUMBER.search(low) and not _figure_outside(low, _LABEL_NUMBER):
         found -= {"change", "shift", "result", "tally", "estimate"}  # "on day seven"
     if _ASKS_OTHERS.search(low) or _SCHEDULES.search(low) or _HIRES.search(low):
@@ -567,6 +575,8 @@ _SLIPS = (
     # a number heard as two: "gone from six to two to ninety-one" for "sixty-two" (round f)
     r"\bfrom (?:one|two|three|four|five|six|seven|eight|nine) to (?:one|two|three|four|five|six|"
     r"seven|eight|nine) to\b|"
+    # "two" heard as "to": "convert to unused consultation rooms" (round bi, 0 of 8)
+    r"\bto (?:unused|empty|spare|vacant|extra|separate) (?:\w+ )?\w+s\b|"
     # "in" heard as "and": "completion went from fifty-seven percent and October" (round bh)
     r"\bpercent and (?:january|february|march|april|may|june|july|august|september|october|"
     r"november|december)\b"
