@@ -7,8 +7,8 @@ everything), alternately, --repeats times:
 
   1. bare: faster-whisper's own ``transcribe()`` with what coach needs from it: the same
      model, int8, greedy decoding (beam_size=1), its Silero VAD (vad_filter=True) and
-     word times (word_timestamps=True), with half the CPUs as threads (coach's threads
-     per worker; on 2 cores one thread, which was faster than two);
+     word times (word_timestamps=True), with half the CPUs as threads (coach's default
+     for one worker; on 2 cores one thread);
   2. bare, every CPU: the same with as many threads as CPUs, so that it may use the
      whole machine as coach's workers do; the faster of 1 and 2 is the fair baseline;
   3. bare, batched: faster-whisper's ``BatchedInferencePipeline`` (batch_size=8, its

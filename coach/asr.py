@@ -187,11 +187,15 @@ class Transcriber:
     """faster-whisper on the CPU; make one with :meth:`load`."""
 
     def __init__(self, model, options: AsrOptions, model_path: str, spares=()) -> None:  # type: ignore[no-untyped-def]
-        self._model = model
         self._models = [model, *spares]
         """One copy of the model per worker; piece i goes to copy i modulo their count."""
         self.options = options
         self.model_path = model_path
+
+    @property
+    def _model(self):  # type: ignore[no-untyped-def]
+        """The first worker's model (the only one with one worker)."""
+        return self._models[0]
 
     @classmethod
     def load(cls, options: AsrOptions = AsrOptions()) -> Transcriber:
@@ -202,7 +206,7 @@ class Transcriber:
         """
         path = resolve_model(options.model)
         workers = options.workers or default_workers()
-        threads = options.cpu_threads or max(1, default_threads() // workers)
+        threads = options.cpu_threads or default_threads(workers)
         try:
             model_class = _whisper_class(options.last_window_ends)
             copies = [
@@ -301,12 +305,12 @@ class Transcriber:
     def _recognise(
         self,
         joined: np.ndarray,
-        model=None,  # type: ignore[no-untyped-def]
+        model,  # type: ignore[no-untyped-def]
     ) -> Iterator[tuple[str, float, float, float]]:
         """(text, start_s, end_s, probability) of each word of one piece of audio."""
         prompt = self.options.initial_prompt
         every = self.options.prompt_every_window and bool(prompt)
-        segments, _info = (model or self._model).transcribe(
+        segments, _info = model.transcribe(
             joined,
             language=self.options.language,
             beam_size=self.options.beam_size,
@@ -377,9 +381,10 @@ def _end_last_window(
     return segments, seek + segment_size, True
 
 
-def default_threads() -> int:
-    """Half the logical CPUs, at least 1 (see AsrOptions.cpu_threads)."""
-    return max(1, (os.cpu_count() or 2) // 2)
+def default_threads(workers: int = 1) -> int:
+    """Threads for each of ``workers``: half the logical CPUs shared among them, at least 1
+    each (see AsrOptions.cpu_threads)."""
+    return max(1, (os.cpu_count() or 2) // 2 // workers)
 
 
 def default_workers() -> int:

@@ -345,6 +345,10 @@ _LABEL_NUMBER = re.compile(
 """A number that names, not counts: "we called on day seven" (round bh: "Is that more or
 less than usual?", 0 of 4)."""
 
+_NO_CATCH = r"pretend (?:that )?there(?:'s| is) no (?:catch|downside|drawback|cost|problem)"
+"""The speaker owning a drawback: "Now I'm not going to pretend there's no catch." (round
+bg: the strongest argument against, and the side effects, 0 of 6): it answers both."""
+
 _NO_PLAN = tuple(
     re.compile(pattern)
     for pattern in (
@@ -1266,9 +1270,7 @@ FRAMES: tuple[Frame, ...] = (
        # but not "Some of you have asked why not just keep repairing?" (round aq: 4 of 4)
        r"(?:people|some(?: of (?:you|the|our)(?: (?!have\b|had\b)\w+){0,2})?|colleagues|"
        r"parents|staff|members|others) (?:will |would |might )?(?:say|worry|ask|object|"
-       r"argue|fear)|"
-       # "Now I'm not going to pretend there's no catch." (round bg, 0 of 4)
-       r"pretend (?:that )?there(?:'s| is) no (?:catch|downside|drawback|cost|problem))",
+       r"argue|fear)|" + _NO_CATCH + ")",
        near=-1, avoid="step"),
     # cost or side effect
     _f("cost", "plan", "Are there any side effects you're worried about?",
@@ -1278,7 +1280,7 @@ FRAMES: tuple[Frame, ...] = (
        # side effects accepted 8 of 8), "a risk of frost"
        r"(?:people|residents|families|parents|staff) (?:\w+ )?fear|"
        r"there(?:'s| is) (?:also )?(?:a|one|another) (?:\w+ )?(?:problem|snag|catch)\b|"
-       r"pretend (?:that )?there(?:'s| is) no (?:catch|downside|drawback|cost|problem)|"
+       + _NO_CATCH + "|"
        # "I have to be honest with you about the problem" (round be), "I must be honest
        # about the difficulties" (round bf)
        r"concern|(?:honest|upfront|frank|clear) (?:with you )?about (?:the |one )?"
