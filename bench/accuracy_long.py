@@ -219,7 +219,8 @@ def main() -> int:
         print(f"{audio_s / 60:.1f} min of audio, {len(spans)} clips in turn, ASR "
               f"{args.asr_model}, {default_threads()} threads")  # fmt: skip
         results: dict[str, tuple[dict[str, dict], float]] = {}
-        one_piece = replace(base, workers=1, cpu_threads=default_threads() * default_workers())
+        workers = default_workers()  # one worker with the threads coach score's would have
+        one_piece = replace(base, workers=1, cpu_threads=workers * default_threads(workers))
         for name, options in (
             (f"coach (pieces of at most {base.prompt_chunk_s:g} s, each primed)", base),
             ("coach, faster-whisper's window split", replace(base, last_window_ends=False)),

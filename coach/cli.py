@@ -968,8 +968,10 @@ def _score(args: argparse.Namespace) -> int:
     asr = AsrOptions(model=args.asr_model, beam_size=args.beam_size, cpu_threads=args.threads or 0,
                      workers=(args.asr_workers or 0) if one_process else 1)  # fmt: skip
     if (args.plain_asr or args.fast) and one_process:  # one piece: one worker, their threads
-        threads = args.threads or default_threads() * (args.asr_workers or default_workers())
-        asr = replace(asr, workers=1, cpu_threads=threads)
+        workers = args.asr_workers or default_workers()
+        asr = replace(
+            asr, workers=1, cpu_threads=args.threads or workers * default_threads(workers)
+        )
     if args.plain_asr:  # the pieces serve the prompt
         asr = replace(asr, initial_prompt=None)
     if args.fast:
