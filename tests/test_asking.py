@@ -514,6 +514,16 @@ def test_a_measure_that_changed_is_still_a_possible_trend() -> None:
             "lessons for every year five and six child in our state schools.",
             "you're asking the committee to fund a two-year program of free swimming lessons",
         ),
+        (  # round bj: "you want you to approve" is no English, and this was not quoted
+            "I want you to approve buying a catalytic afterburner for the roaster and I want "
+            "us to order it this week.",
+            "you're asking us to approve buying a catalytic afterburner for the roaster",
+        ),
+        (
+            "I'd like engineering leadership to approve a standing budget for the "
+            "maintainers, starting in April.",
+            "you'd like engineering leadership to approve a standing budget for the maintainers",
+        ),
     ],
 )
 def test_the_talks_ask_is_said_back_as_a_clause(sentence: str, said: str) -> None:
@@ -661,6 +671,16 @@ def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
         ("We're recommending that nighttime minimums be added as a trigger.",
          "your recommendation"),
         ("I'd like the board's approval to go ahead in March.", "what you're asking for"),
+        # round bj, and earlier talks given no question about their proposal
+        ("I want you to approve buying a catalytic afterburner.", "what you're asking for"),
+        ("I want to ask this group to fund a response car.", "what you're asking for"),
+        ("We want the committee to amend clause seven.", "what you're asking for"),
+        ("So the concrete ask is approval to hire one engineer.", "what you're asking for"),
+        ("I'm going to ask you for two million euros today.", "what you're asking for"),
+        ("I'm here on behalf of the patrol captains to ask the committee to approve it.",
+         "what you're asking for"),
+        ("If you approve this tonight, we sign the agreement in December.",
+         "what you're asking for"),
     ],
 )  # fmt: skip
 def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str) -> None:
@@ -676,6 +696,9 @@ def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str
         "The council proposed a new bus lane last year.",  # not the speaker's
         "We're not proposing any change tonight.",
         "I was asking myself why it kept failing.",
+        "I want you to imagine the pump failing at night.",
+        "I need you to remember one number.",
+        "If you approved of it then, you would have said so.",
     ],
 )
 def test_what_is_not_put_forward(sentence: str) -> None:

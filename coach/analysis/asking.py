@@ -833,6 +833,12 @@ _ASK_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # "So my ask is this: approve the project in principle today." (two sentences, read
         # as one by claims.find_claims)
         (ANNOUNCEMENT + r":\s+(?P<x>.+)", "announced"),
+        # "I want you to approve buying a catalytic afterburner", "I'd like engineering
+        # leadership to approve a standing budget" (round bj)
+        (r"\b(?P<p>i|we)(?P<v> want| need| would like|'d like)(?: to ask)? (?P<who>you|"
+         r"the [\w-]+(?: [\w-]+)?|this [\w-]+(?: [\w-]+)?|engineering [\w-]+) to "
+         r"(?P<x>(?:approve|fund|back|sign off|agree to|amend|release|adopt|vote for|commit)"
+         r"\b.+)", "want"),
         # "what I'd like (from you) (tonight) is X"
         (r"\bwhat (?P<p>i'd|we'd) like(?: from (?:you|the [\w-]+))?(?: (?:today|tonight|now))?"
          r" is,? (?:for )?(?P<x>.+)", "like"),
@@ -916,6 +922,11 @@ def ask_clause(sentence: str) -> str:
         return _announced_ask(m, ask)
     if verb == "like":
         return f"{person} like {ask}"
+    if verb == "want":
+        if m.group("who").lower() == "you":  # "I want you to approve X": asking us to
+            speaker = "I'm" if person.lower() == "i" else "we're"
+            return f"{speaker} asking us to {ask}"
+        return f"{person}{m.group('v')} {m.group('who')} to {ask}"
     if "n" in m.groupdict():  # "my ask is": the speaker's own words have no verb
         speaker = "I'm" if person.lower() == "my" else "we're"
         noun = _ASK_NOUN[m.group("n").lower()]
@@ -1561,14 +1572,25 @@ def is_tribute(transcript: str) -> bool:
 
 
 _PUTS_FORWARD = re.compile(
-    r"\b(?:(?:i|we)(?:'m| am|'re| are) (?:here (?:today |tonight )?to )?"
+    r"\b(?:(?:i|we)(?:'m| am|'re| are) (?:here (?:today |tonight )?"
+    r"(?:on behalf of [^,.]{3,40}? )?to |going to )?"
     r"(?P<a>propos|recommend|ask|request)\w*|(?:i|we) (?P<b>propose|recommend)\b|"
     r"(?:my|our) (?P<c>ask|proposal|recommendation|request)\b|"
-    r"(?:i|we)(?:'d| would) like (?:your |the \w+'s |you to give )?(?P<d>approval)\b)",
+    r"(?:i|we)(?:'d| would) like (?:your |the \w+'s |you to give )?(?P<d>approval)\b|"
+    # "I want you to approve buying ...", "I'd like engineering leadership to approve ...",
+    # "I want to ask this group to fund ..." (round bj: no question at all)
+    r"(?:i|we)(?: want| need| would like|'d like)(?: to (?P<e>ask))? (?:you|us|the [\w-]+"
+    r"(?: [\w-]+)?|this [\w-]+(?: [\w-]+)?|engineering [\w-]+)"
+    r" to (?P<f>approve|fund|back|sign off|agree to|amend|release|adopt|vote for|commit)\b|"
+    # "So the concrete ask is approval to hire ...", "So, the ask, we want the board to ..."
+    r"\bthe (?:\w+ )?(?P<g>ask)\b(?:,| is)|"
+    # "If you approve this tonight, we sign the agreement in December"
+    r"\bif you (?P<h>approve) (?:this|it|the \w+)\b)",
     re.I,
 )
 """The speaker putting something forward: "what I'm proposing", "so here's my ask", "I'd
-like approval for ..."; said in the present, by the speaker."""
+like approval for ...", "I want you to approve ..."; said in the present, by the
+speaker."""
 _NOT_PUT_FORWARD = re.compile(
     r"\b(?:propos\w* a toast|(?:ask|asking) (?:you|everyone|all of you|myself|ourselves|"
     r"yourselves) to (?:imagine|think|picture|remember|consider|bear|keep|look|raise|join|"
