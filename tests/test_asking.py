@@ -681,6 +681,11 @@ def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
          "what you're asking for"),
         ("If you approve this tonight, we sign the agreement in December.",
          "what you're asking for"),
+        # round bk: those who decide, asked to decide, with the speaker in the sentence
+        ("So what we are hoping is that this committee will agree in principle to back a "
+         "Breton club.", "what you're asking for"),
+        ("Tonight the board is asking the members to approve a new decanter to replace the "
+         "machine we have used since the nineties.", "what you're asking for"),
     ],
 )  # fmt: skip
 def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str) -> None:
@@ -699,6 +704,9 @@ def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str
         "I want you to imagine the pump failing at night.",
         "I need you to remember one number.",
         "If you approved of it then, you would have said so.",
+        "The parish council asked me to report back now that it's done.",
+        "Last year our council voted to fund the new pool.",
+        "The board will approve the budget in March.",  # not the speaker's ask
     ],
 )
 def test_what_is_not_put_forward(sentence: str) -> None:
@@ -1197,6 +1205,32 @@ def test_round_bi_misfits_are_not_asked() -> None:
     slip = "We're proposing to convert to unused consultation rooms on the ground floor."
     assert said_clause(slip) == ""
     assert said_clause(slip.replace("to unused", "two unused")) != ""
+
+
+def test_round_bk_misfits_are_not_asked() -> None:
+    # round bk: a route asked whether it is a trend (0 of 8), and "seventy-one percent
+    # said" heard as "721 % said" quoted back (0 of 8)
+    trend = "Is that a trend, or could it be a one-off?"
+    route = "The walk from the metro station up to our health centre is about nine hundred metres."
+    assert trend not in _frames(route)
+    assert not {"change", "shift", "result"} & facets(route)
+    moved = "The walk from the station took twenty minutes, and now it's down to twelve."
+    assert "change" in facets(moved)
+    assert {"change", "shift"} <= facets("The wait went from nine hours to under six.")
+    assert trend in _frames("The share of late buses went from one in five to one in ten.")
+    assert (
+        said_clause(spoken_numbers("721 % said they had not rested at all during their split."))
+        == ""
+    )
+    assert (
+        said_clause(spoken_numbers("71 % said they had not rested at all during their split."))
+        != ""
+    )
+    # more than a whole is no slip (sealed8: "exceed one hundred ten percent of the
+    # expected total")
+    assert said_clause(
+        "Collections that day came to one hundred ten percent of the expected total."
+    )
 
 
 def test_when_a_plan_is_booked_for_is_a_step() -> None:

@@ -72,6 +72,13 @@ _SHIFT_VERBS = (
 )
 """Verbs that say a measure moved (the "shift" facet's, besides "from X to Y")."""
 
+_FROM_TO = re.compile(r"\bfrom\b[\w ,'-]{1,40}?\bto\b")
+_FIGURE_MOVED = re.compile(
+    rf"\bfrom\b[\w ,'-]{{0,40}}?\b{_NUMBER}[\w ,'-]{{0,40}}?\bto\b|"
+    rf"\bfrom\b[\w ,'-]{{1,40}}?\bto (?:[\w'-]+ ){{0,3}}?{_NUMBER}"
+)
+"""A figure that moved "from" one value "to" another (in either place)."""
+
 FACET_PATTERNS: dict[str, re.Pattern[str]] = {
     "change": re.compile(
         r"\b(went (?:up|down)|go(?:es)? (?:up|down)|" + _CAME_TO + r"|"
@@ -399,6 +406,11 @@ def facets(text: str) -> frozenset[str]:
         found.discard("change")
     if "shift" in found and not has_figure and not re.search(rf"\b(?:{_SHIFT_VERBS})\b", low):
         found.discard("shift")  # "migrated from the old database to Postgres": no measure
+    if _FROM_TO.search(low) and not _FIGURE_MOVED.search(low):
+        # "the walk from the metro station up to our health centre is about nine hundred
+        # metres": a route, no figure moved (round bk: "Is that a trend?", 0 of 8)
+        rest = _FROM_TO.sub(" ", low)
+        found -= {f for f in ("change", "shift", "result") if not FACET_PATTERNS[f].search(rest)}
     if "change" in found and not FACET_PATTERNS["change"].search(
         re.sub(rf"\b(?:more|fewer|less) than (?=(?:a |an |about |roughly )?{_NUMBER})", " ", low)
     ):
@@ -583,7 +595,13 @@ _SLIPS = (
     r"\bto (?:unused|empty|spare|vacant|extra|separate) (?:\w+ )?\w+s\b|"
     # "in" heard as "and": "completion went from fifty-seven percent and October" (round bh)
     r"\bpercent and (?:january|february|march|april|may|june|july|august|september|october|"
-    r"november|december)\b"
+    r"november|december)\b|"
+    # more than all of them: "seventy-one percent said" heard as "721 % said" (round bk)
+    r"\b(?:(?:two|three|four|five|six|seven|eight|nine) hundred(?: and)?(?: [\w-]+)?|"
+    r"one hundred(?: and)? [\w-]+) percent (?:of (?:them|those|us|all|respondents|people|"
+    r"(?:the|our) (?:respondents|people|staff|members|parents|patients|pupils|students|crew|"
+    r"families|households|residents|workers|drivers|customers))|said|say|says|told|reported|"
+    r"answered|agreed|were|was|had|have)\b"
 )
 _GARBLED = re.compile(_SLIPS.format(to="|to"), re.I)
 """Word sequences no speaker says ("we'll the plan"): a recogniser's slip, not quoted. A
@@ -1591,6 +1609,20 @@ _PUTS_FORWARD = re.compile(
 """The speaker putting something forward: "what I'm proposing", "so here's my ask", "I'd
 like approval for ...", "I want you to approve ..."; said in the present, by the
 speaker."""
+_DECIDERS_ASKED = re.compile(
+    r"\b(?:you|the|this|our)(?: [\w-]+){0,2}? (?:committee|board|council|trustees|governors|"
+    r"leadership|management|manager|director|panel|members|group|partnership|authority|"
+    r"meeting|assembly|association)s?\b(?: (?![\w-]+ed\b)[\w-]+){0,4}? "
+    r"(?:to|will|would|can|could|agrees? to) "
+    r"(?:(?:formally|tonight|today|now|also|please|just) )?(?P<v>approve|agree|back|fund|vote|"
+    r"sign off|support|release|adopt|endorse|commit)\b",
+    re.I,
+)
+"""Those who decide, asked to decide: "what we are hoping is that this committee will agree
+in principle to back a Breton club", "the board is asking the members to approve the
+purchase" (round bk); an ask when the speaker is in the sentence (:data:`_SPEAKER`). Not a
+decision taken ("our council voted to fund it")."""
+_SPEAKER = re.compile(r"\b(?:i|we|my|our|i'm|we're|i'd|we'd)\b", re.I)
 _NOT_PUT_FORWARD = re.compile(
     r"\b(?:propos\w* a toast|(?:ask|asking) (?:you|everyone|all of you|myself|ourselves|"
     r"yourselves) to (?:imagine|think|picture|remember|consider|bear|keep|look|raise|join|"
@@ -1631,6 +1663,8 @@ def put_forward(transcript: str) -> tuple[int, str] | None:
     audience's plan both ask)."""
     for i, sentence in enumerate(_spoken_sentences(transcript)):
         m = _PUTS_FORWARD.search(sentence)
+        if m is None and _SPEAKER.search(sentence):
+            m = _DECIDERS_ASKED.search(sentence)
         if m and not _NOT_PUT_FORWARD.search(sentence):
             verb = next(v for v in m.groups() if v).lower()
             return i, next(
