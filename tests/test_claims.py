@@ -46,6 +46,13 @@ TALK = (
         ("Some 2 -3rds of students.", "Some two-thirds of students."),
         ("The shop opens at 9 and 1200 people came.", "The shop opens at nine and one "
          "thousand two hundred people came."),
+        # a price after "at" is no clock time (round bk: "stayed at six forty")
+        ("The full share stayed at $640 for 20 weeks.", "The full share stayed at six "
+         "hundred forty dollars for twenty weeks."),
+        ("A coffee at $3.50 and a bun at £0.80.", "A coffee at three dollars fifty and a "
+         "bun at eighty pence."),
+        ("Prices rose to $12.00 and then $2.4 million.", "Prices rose to twelve dollars and "
+         "then two point four million dollars."),
     ],
 )  # fmt: skip
 def test_numbers_are_said_as_a_speaker_would(text: str, said: str) -> None:

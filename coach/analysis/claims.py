@@ -241,6 +241,8 @@ _CLOCK_BEFORE = re.compile(r"\b(at|until|before|after|till)\s+$", re.I)
 "it rose by 2200")."""
 _CURRENCY = {"$": "dollars", "£": "pounds", "€": "euros", "₹": "rupees", "₦": "naira",
              "₱": "pesos", "¥": "yen"}  # fmt: skip
+_CENTS = {"dollars": "cents", "euros": "cents", "pounds": "pence"}
+"""The hundredth of a currency, for prices written with two decimals ("$0.75")."""
 
 
 def spoken_numbers(text: str) -> str:
@@ -311,6 +313,12 @@ def spoken_numbers(text: str) -> str:
             return (
                 _time_words(int(raw), int(m.group("colon")[1:])) if "." not in raw else m.group(0)
             )
+        if "." in raw and unit in _CENTS and not scale and re.fullmatch(r"\d+\.\d\d", raw):
+            # "$3.50" is "three dollars fifty", "$0.75" "seventy-five cents"
+            whole, cents = (int(x) for x in raw.split("."))
+            if not whole:
+                return f"{number_words(cents)} {_CENTS[unit]}"
+            return f"{number_words(whole)} {unit}" + (f" {number_words(cents)}" if cents else "")
         if "." in raw:
             words = _decimal_words(raw)
         elif m.group("ord"):
@@ -322,6 +330,7 @@ def spoken_numbers(text: str) -> str:
                 and (time_context or clock_words)
                 and bool(re.match(_AFTER_TIME, after))
             )
+            timeish = timeish and not unit and not m.group("pct")  # "stayed at $640"
             if timeish and 100 <= n <= 1259 and n % 100 < 60 and 1 <= n // 100 <= 12:
                 return _time_words(n // 100, n % 100)
             if timeish and 1 <= n <= 12 and not unit:
