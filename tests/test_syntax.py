@@ -64,6 +64,36 @@ def test_whole_clause_may_leave_out_an_adjunct_but_not_an_object_or_subject():
     assert not syntax.whole_clause(WENT, *_span(WENT, "in the dry season"))  # no verb
 
 
+PLACES = _parse("""
+the DT DET det 1
+places NNS NOUN nsubj 4
+where WRB SCONJ advmod 3
+drivers NNS NOUN nsubj 1
+turns VBZ VERB ROOT 4
+around RB ADV advmod 4
+""")
+
+
+def test_whole_clause_is_not_a_fragment_forced_into_a_clause():
+    # round bl: "The places where a driver finishes one trip, turns around ...", heard as a
+    # sentence of its own and parsed "places ... turns": quoted, 0 of 8
+    assert not syntax.whole_clause(PLACES, *_span(PLACES, PLACES.text))
+    agree = Parse(PLACES.text.replace("turns", "turn "), tuple(
+        t if t.text != "turns" else Token("turn", t.start, "VBP", "VERB", "ROOT", 4)
+        for t in PLACES.tokens
+    ))  # fmt: skip
+    assert syntax.whole_clause(agree, *_span(agree, "the places where drivers turn"))
+    counted = _parse("""
+four CD NUM nummod 1
+schools NNS NOUN nsubj 2
+is VBZ AUX ROOT 2
+a DT DET det 5
+small JJ ADJ amod 5
+sample NN NOUN attr 2
+""")
+    assert syntax.whole_clause(counted, *_span(counted, counted.text))  # an amount: one thing
+
+
 def test_stray_would_finds_a_contraction_before_a_plain_past_tense():
     assert syntax.stray_would(WENT) == [_span(WENT, "'d")]
     assert syntax.stray_would(HIRE) == []

@@ -125,9 +125,30 @@ def whole_clause(parse: Parse, start: int, end: int) -> bool:
     head = tokens[heads[0]]
     if head.pos not in ("VERB", "AUX") or head.dep in _FRAGMENT_HEADS:
         return False
-    if not any(tokens[j].dep in _SUBJECT and tokens[j].head == heads[0] for j in inside):
+    subjects = [j for j in inside if tokens[j].dep in _SUBJECT and tokens[j].head == heads[0]]
+    if not subjects:
         return False
+    if any(_disagree(tokens, j, head) for j in subjects):
+        return False  # "the places where a driver finishes one trip, turns around": a fragment
     return not _needs_outside(tokens, inside, before=True)
+
+
+_UNCOUNTED = frozenset("data media news series species means percent".split())
+"""Nouns a plural tag does not make plural in use ("the data shows")."""
+
+
+def _disagree(tokens: tuple[Token, ...], at: int, verb: Token) -> bool:
+    """Whether the noun subject at ``at`` and its present-tense verb disagree in number
+    ("the places ... turns around", "the driver wait"): the parser forced a fragment into
+    a clause. A counted amount is one thing ("four schools is a small sample")."""
+    subject = tokens[at]
+    if subject.text.lower() in _UNCOUNTED or any(
+        t.head == at and t.dep == "nummod" for t in tokens
+    ):
+        return False
+    plural = subject.tag in ("NNS", "NNPS")
+    singular = subject.tag in ("NN", "NNP")
+    return (plural and verb.tag == "VBZ") or (singular and verb.tag == "VBP")
 
 
 def _needs_outside(tokens: tuple[Token, ...], inside: set[int], *, before: bool) -> bool:
