@@ -1233,6 +1233,28 @@ def test_round_bk_misfits_are_not_asked() -> None:
     )
 
 
+def test_round_bm_misfits_are_not_asked() -> None:
+    # round bm: an intention that names only a time ("Tonight I want to do something more
+    # useful than complain"), and "ninety-four decibels" heard as "nine to four decibels"
+    assert said_clause("Tonight I want to do something more useful than complain.") == ""
+    assert said_clause("Tonight I want to ask for two new benches on Calle Mayor.") != ""
+    assert said_clause("We'll ask the members again next March.") != ""  # a date is a point
+    heard = "In the woodwind row, the average over three hours was nine to four decibels."
+    assert said_clause(heard) == ""
+    assert said_clause(heard.replace("nine to four", "ninety-four")) != ""
+    assert said_clause("The bins hold two to three kilos of glass each week.") != ""
+    # what the speaker's side gives is no price to firm up (0 of 8), and the signature a
+    # plan still needs answers what could hold it up (0 of 8)
+    firm = "Is that figure a firm quote, or still an estimate?"
+    assert firm not in _frames("Our association will contribute eight thousand euros to it.")
+    assert firm in _frames("The pump-out station will cost eight thousand euros to install.")
+    hold = "If your request is approved, what could still hold it up?"
+    ask = "Good evening. So my ask is this: approve the floodlights for the school pitch."
+    assert hold in dict(whole_proposal_questions(f"{ask} Thank you.")).values()
+    signed = f"{ask} If you approve it, it still needs a signature from the education office."
+    assert hold not in dict(whole_proposal_questions(signed)).values()
+
+
 def test_when_a_plan_is_booked_for_is_a_step() -> None:
     # round bf: "You said you want to book it for February when it's quiet. What will you
     # measure to know whether it's working?" (0 of 8)

@@ -128,6 +128,11 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"was|came|recorded|counted)\b|\b(found|showed) that\b",
         re.I,
     ),
+    # what the speaker's side gives, not a price to firm up: "our association will
+    # contribute eight thousand euros" (round bm: "Is that figure a firm quote?", 0 of 8)
+    "pledge": re.compile(
+        r"\b(contribut\w*|donat\w*|pledg\w*|chip(?:ping)? in|put(?:ting)? in|put up)\b", re.I
+    ),
     "worry": re.compile(
         r"\b(worr(?:y|ied|ies)|concerns?|objections?|some (?:people|of you|colleagues|"
         r"parents|staff|residents)|critics|people ask|the question i|i know what|"
@@ -574,6 +579,11 @@ _DANGLING = frozenset(
 """Words a whole clause does not end on: it goes on after them ("a customer comes in and
 buys"; "almost sixty percent of orders came [between November and February]": blind
 reviewers accepted none of three such quotes, rounds a, b and aw)."""
+_DIGIT_WORDS = "one two three four five six seven eight nine".split()
+_FALLING = "|".join(
+    f"{high} to (?:{'|'.join(_DIGIT_WORDS[:i])})" for i, high in enumerate(_DIGIT_WORDS) if i
+)
+"""A range of single digits that falls ("nine to four"): one number heard as two."""
 _SLIPS = (
     r"\b(\w+) \1\b|\b(?:the|a|an) (?:the|a|an|of|to|and|is|are|was|were)\b|"
     r"\b(?:the|a|an) (?:in|on|at|for|from|with|by|but|or)(?![\w'-])|"
@@ -596,6 +606,10 @@ _SLIPS = (
     # "in" heard as "and": "completion went from fifty-seven percent and October" (round bh)
     r"\bpercent and (?:january|february|march|april|may|june|july|august|september|october|"
     r"november|december)\b|"
+    # a number heard as a falling range of digits: "ninety-four decibels" as "nine to four
+    # decibels" (round bm)
+    rf"\b(?:{_FALLING}) (?:decibels|percent|degrees|kilos|kilograms|grams|metres|meters|"
+    r"miles|kilometres|kilometers|litres|liters|points|centimetres|centimeters)\b|"
     # more than all of them: "seventy-one percent said" heard as "721 % said" (round bk)
     r"\b(?:(?:two|three|four|five|six|seven|eight|nine) hundred(?: and)?(?: [\w-]+)?|"
     r"one hundred(?: and)? [\w-]+) percent (?:of (?:them|those|us|all|respondents|people|"
@@ -1239,7 +1253,8 @@ _MEASURED = (
 )
 _FUNDED = (
     r"\b(fund|funded|funding|budget|grant|paid (?:for|by|out of)|pay for|covers?|covered|"
-    r"sponsor|offered|from (?:fares|fees|tickets?)|comes back|recover|pays for itself|"
+    r"sponsor|offered|from (?:(?:our |the |its |their )?[\w-]+(?:'s|s')? )?(?:fares|fees|"
+    r"tickets?|dues|subscriptions)|comes back|recover|pays for itself|"
     r"savings?|absorb)"
 )
 _CHECKING = (
@@ -1291,7 +1306,8 @@ FRAMES: tuple[Frame, ...] = (
        near=1,
        avoid="change estimate future money plan metric own_story derived quoted"),
     _f("evidence", "money future costword", "Is that figure a firm quote, or still an estimate?",
-       r"\b(quote[sd]?|tender|invoice|fixed price|estimate)", near=0, avoid="result change"),
+       r"\b(quote[sd]?|tender|invoice|fixed price|estimate)", near=0,
+       avoid="result change pledge"),
     # objection: the strongest doubt
     _f("objection", "plan", "What do you see as the strongest argument against it?",
        r"\b(objections?|concerns?|worr(?:y|ies|ied)|risks?|critics|push ?back|"
@@ -1321,7 +1337,7 @@ FRAMES: tuple[Frame, ...] = (
        avoid="result change spent ask"),
     _f("cost", "money ask", "Is that figure a firm quote, or still an estimate?",
        r"\b(quote[sd]?|tender|invoice|fixed price|estimate[sd]?|bids?)\b", near=-1,
-       avoid="spent"),
+       avoid="spent pledge"),
     # next steps
     _f("next_steps", "future date", "What could delay that?",
        r"\b(delay|slip|behind schedule|on track|"
@@ -1331,6 +1347,10 @@ FRAMES: tuple[Frame, ...] = (
        r"(?:who|which|that) (?:has|have|needs?|must) to approve|"
        r"only (?:they|the \w+(?: \w+)?) can approve|"
        r"still (?:has|have|needs?) to (?:approve|agree|sign)|"
+       # "if you approve it, I understand it still needs a signature from the local
+       # education office" (round bm, 0 of 8)
+       r"still (?:needs?|requires?) (?:a |the |their |its )?(?:signature|sign-off|approval|"
+       r"go-ahead|permission|consent)\b|"
        # "a wet summer could push the end date into the following year" (round ay)
        r"push(?:es|ed)? (?:[\w']+ ){0,4}?(?:back|into (?:the )?(?:next|following) \w+))",
        near=-1, avoid="money ongoing"),

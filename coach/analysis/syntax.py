@@ -94,9 +94,18 @@ def names_something(parse: Parse, start: int, end: int) -> bool:
     """Whether ``parse.text[start:end]`` names a thing or a figure (a noun, a name or a
     number), not only pronouns: "we want to deal with them properly" names nothing a
     listener could ask about (blind reviewers accepted none of 14 such quotes, rounds
-    d-z, nor "deal with them properly" in round aa) (pure)."""
+    d-z, nor "deal with them properly" in round aa); nor does the talk's own time
+    ("tonight you want to do something more useful than complain", round bm) (pure)."""
     tokens = parse.tokens
-    return any(tokens[i].pos in ("NOUN", "PROPN", "NUM") for i in _inside(tokens, start, end))
+    return any(
+        tokens[i].pos in ("NOUN", "PROPN", "NUM") and tokens[i].text.lower() not in _NOW
+        for i in _inside(tokens, start, end)
+    )
+
+
+_NOW = frozenset("tonight today now tomorrow yesterday".split())
+"""The time of the talk itself, which names nothing to ask about ("next March" does: what
+could delay it)."""
 
 
 def whole_clause(parse: Parse, start: int, end: int) -> bool:
