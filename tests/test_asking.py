@@ -1255,6 +1255,24 @@ def test_round_bm_misfits_are_not_asked() -> None:
     assert hold not in dict(whole_proposal_questions(signed)).values()
 
 
+def test_a_question_asked_in_other_words_is_not_asked_again() -> None:
+    # round bn: "Still on that point. Is that more or less than usual?" straight after "Was
+    # that a typical period, or could it have been an unusual one?" (0 of 8)
+    talk = "Good evening. This year we had thirty-one applications for the internship. Thanks."
+    claim = next(c for c in find_claims(talk) if "thirty-one" in c.text)
+    first = grounded_questions(claim, "evidence", talk)
+    assert [q for _lead, q in first] == [
+        "Was that a typical period, or could it have been an unusual one?",
+        "Is that more or less than usual?",
+    ]
+    asked = [f"{first[0][0]} I'm not convinced yet. {first[0][1]}"]
+    assert grounded_questions(claim, "evidence", talk, asked=asked) == []
+    # and an estimate that says it rests on what was said before ("If that happens, ...")
+    based = "What is that based on?"
+    assert based not in _frames("If that happens, we would lose around seventy farms.")
+    assert based in _frames("We expect to lose around seventy farms in ten years.")
+
+
 def test_when_a_plan_is_booked_for_is_a_step() -> None:
     # round bf: "You said you want to book it for February when it's quiet. What will you
     # measure to know whether it's working?" (0 of 8)

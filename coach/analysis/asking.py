@@ -1269,7 +1269,10 @@ _CHECKING = (
 FRAMES: tuple[Frame, ...] = (
     # evidence: what it rests on
     _f("evidence", "estimate", "What is that based on?",
-       r"\b(based on|from (?:the|our|last) (?:trial|pilot|study|data)|because we (?:saw|measured))",
+       r"\b(based on|from (?:the|our|last) (?:trial|pilot|study|data)|because we (?:saw|measured)|"
+       # what it rests on, said just before: "Forty-four percent said they expect to stop
+       # milking. If that happens, we would lose around seventy farms" (round bn, 0 of 8)
+       r"if (?:that|this) (?:happens|happened|is the case|holds|continues))",
        near=0, avoid="derived"),
     _f("evidence", "change intervention", "Could something else have caused that change?",
        r"\b(the only (?:thing|change|difference)|nothing else changed|control group|"
@@ -1775,13 +1778,31 @@ def _candidates(
     out: list[_Candidate] = []
     for f in frames_for(claim, transcript, kind, unsure=unsure):
         text = f.text.lower()
-        # asked already, whatever was said between the quote and the question
-        if any(d.startswith(said) and d.endswith(text) for d in done):
+        # asked already, whatever was said between the quote and the question, or asked in
+        # other words ("Was that a typical period?", then "Is that more or less than usual?")
+        if any(d.startswith(said) and d.endswith(t) for d in done for t in _same_sense(text)):
             out.append((lead_in, f, None, True))
         else:
             p = question_probability(claim, clause, f, transcript, ranker)
             out.append((lead_in, f, p, any(text in d for d in done)))
     return out
+
+
+_SAME_SENSE: tuple[frozenset[str], ...] = (
+    frozenset({
+        "was that a typical period, or could it have been an unusual one?",
+        "is that more or less than usual?",
+        "is that a trend, or could it be a one-off?",
+    }),
+)  # fmt: skip
+"""Frames that ask one thing in other words (whether a figure is the usual one): after one
+of them, another about the same point asks it again (round bn: "Still on that point. Is
+that more or less than usual?" after "Was that a typical period?", 0 of 8)."""
+
+
+def _same_sense(text: str) -> frozenset[str]:
+    """The frames (lower case) that ask what ``text`` asks, itself included."""
+    return next((group for group in _SAME_SENSE if text in group), frozenset({text}))
 
 
 def _ranked(found: list[_Candidate]) -> list[tuple[str, Frame, float]]:
