@@ -1191,9 +1191,28 @@ def test_round_bh_misfits_are_not_asked() -> None:
     assert "Are there any side effects you're worried about?" in _frames(plan)
     assert "Is that more or less than usual?" not in _frames("We called every mother on day seven.")
     assert "Is that more or less than usual?" in _frames("We called seven mothers last week.")
-    garbled = "Completion went from fifty-seven percent and October to eighty-three percent in May."
-    assert said_clause(garbled) == ""
-    assert said_clause(garbled.replace(" and October", " in October")) != ""
+
+
+@pytest.mark.parametrize(
+    ("heard", "said"),
+    [
+        # round bh: "in" heard as "and"
+        ("Completion went from fifty-seven percent and October to eighty-three percent in May.",
+         "Completion went from fifty-seven percent in October to eighty-three percent in May."),
+        # round bi: "two" heard as "to" (0 of 8)
+        ("We're proposing to convert to unused consultation rooms on the ground floor.",
+         "We're proposing to convert two unused consultation rooms on the ground floor."),
+        # round bk: "seventy-one percent said" heard as "721 % said" (0 of 8)
+        ("721 % said they had not rested at all during their split.",
+         "71 % said they had not rested at all during their split."),
+        # round bm: "ninety-four decibels" heard as "nine to four decibels" (0 of 8)
+        ("In the woodwind row, the average over three hours was nine to four decibels.",
+         "In the woodwind row, the average over three hours was ninety-four decibels."),
+    ],
+)  # fmt: skip
+def test_a_recogniser_slip_is_not_quoted_but_the_words_said_are(heard: str, said: str) -> None:
+    assert said_clause(spoken_numbers(heard)) == ""
+    assert said_clause(spoken_numbers(said)) != ""
 
 
 def test_round_bi_misfits_are_not_asked() -> None:
@@ -1202,9 +1221,6 @@ def test_round_bi_misfits_are_not_asked() -> None:
     clean = "In six months nothing was dropped, and nothing landed in the wrong place."
     assert "Is that a trend, or could it be a one-off?" not in _frames(clean)
     assert "change" in facets("In six months the late deliveries dropped from nine to two.")
-    slip = "We're proposing to convert to unused consultation rooms on the ground floor."
-    assert said_clause(slip) == ""
-    assert said_clause(slip.replace("to unused", "two unused")) != ""
 
 
 def test_round_bk_misfits_are_not_asked() -> None:
@@ -1218,14 +1234,6 @@ def test_round_bk_misfits_are_not_asked() -> None:
     assert "change" in facets(moved)
     assert {"change", "shift"} <= facets("The wait went from nine hours to under six.")
     assert trend in _frames("The share of late buses went from one in five to one in ten.")
-    assert (
-        said_clause(spoken_numbers("721 % said they had not rested at all during their split."))
-        == ""
-    )
-    assert (
-        said_clause(spoken_numbers("71 % said they had not rested at all during their split."))
-        != ""
-    )
     # more than a whole is no slip (sealed8: "exceed one hundred ten percent of the
     # expected total")
     assert said_clause(
@@ -1239,9 +1247,6 @@ def test_round_bm_misfits_are_not_asked() -> None:
     assert said_clause("Tonight I want to do something more useful than complain.") == ""
     assert said_clause("Tonight I want to ask for two new benches on Calle Mayor.") != ""
     assert said_clause("We'll ask the members again next March.") != ""  # a date is a point
-    heard = "In the woodwind row, the average over three hours was nine to four decibels."
-    assert said_clause(heard) == ""
-    assert said_clause(heard.replace("nine to four", "ninety-four")) != ""
     assert said_clause("The bins hold two to three kilos of glass each week.") != ""
     # what the speaker's side gives is no price to firm up (0 of 8), and the signature a
     # plan still needs answers what could hold it up (0 of 8)

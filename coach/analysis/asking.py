@@ -584,6 +584,7 @@ _FALLING = "|".join(
     f"{high} to (?:{'|'.join(_DIGIT_WORDS[:i])})" for i, high in enumerate(_DIGIT_WORDS) if i
 )
 """A range of single digits that falls ("nine to four"): one number heard as two."""
+_DIGITS = "|".join(_DIGIT_WORDS)
 _SLIPS = (
     r"\b(\w+) \1\b|\b(?:the|a|an) (?:the|a|an|of|to|and|is|are|was|were)\b|"
     r"\b(?:the|a|an) (?:in|on|at|for|from|with|by|but|or)(?![\w'-])|"
@@ -599,8 +600,7 @@ _SLIPS = (
     r"\b(?:i|we|they|you|he|she|it) (?:should|could|would|can|will|do|did|does|must|might|"
     r"may)(?:n't| not)?,|"
     # a number heard as two: "gone from six to two to ninety-one" for "sixty-two" (round f)
-    r"\bfrom (?:one|two|three|four|five|six|seven|eight|nine) to (?:one|two|three|four|five|six|"
-    r"seven|eight|nine) to\b|"
+    rf"\bfrom (?:{_DIGITS}) to (?:{_DIGITS}) to\b|"
     # "two" heard as "to": "convert to unused consultation rooms" (round bi, 0 of 8)
     r"\bto (?:unused|empty|spare|vacant|extra|separate) (?:\w+ )?\w+s\b|"
     # "in" heard as "and": "completion went from fifty-seven percent and October" (round bh)
@@ -846,6 +846,10 @@ def has_unsure(text: str, unsure: frozenset[Unsure]) -> bool:
 
 
 _ASKER = r"(?P<p>i'm|i am|we're|we are)"
+_ASKED_WHO = r"you|the [\w-]+(?: [\w-]+)?|this [\w-]+(?: [\w-]+)?|engineering [\w-]+"
+"""Whom a speaker asks to decide: "I want you to ...", "I'd like the board to ..."."""
+_ASKED_TO = r"approve|fund|back|sign off|agree to|amend|release|adopt|vote for|commit"
+"""What they are asked to do: "... to approve buying a catalytic afterburner"."""
 _ASK_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.I), verb)
     for pattern, verb in (
@@ -867,10 +871,8 @@ _ASK_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (ANNOUNCEMENT + r":\s+(?P<x>.+)", "announced"),
         # "I want you to approve buying a catalytic afterburner", "I'd like engineering
         # leadership to approve a standing budget" (round bj)
-        (r"\b(?P<p>i|we)(?P<v> want| need| would like|'d like)(?: to ask)? (?P<who>you|"
-         r"the [\w-]+(?: [\w-]+)?|this [\w-]+(?: [\w-]+)?|engineering [\w-]+) to "
-         r"(?P<x>(?:approve|fund|back|sign off|agree to|amend|release|adopt|vote for|commit)"
-         r"\b.+)", "want"),
+        (r"\b(?P<p>i|we)(?P<v> want| need| would like|'d like)(?: to ask)? "
+         r"(?P<who>" + _ASKED_WHO + r") to (?P<x>(?:" + _ASKED_TO + r")\b.+)", "want"),
         # "what I'd like (from you) (tonight) is X"
         (r"\bwhat (?P<p>i'd|we'd) like(?: from (?:you|the [\w-]+))?(?: (?:today|tonight|now))?"
          r" is,? (?:for )?(?P<x>.+)", "like"),
@@ -1620,9 +1622,8 @@ _PUTS_FORWARD = re.compile(
     r"(?:i|we)(?:'d| would) like (?:your |the \w+'s |you to give )?(?P<d>approval)\b|"
     # "I want you to approve buying ...", "I'd like engineering leadership to approve ...",
     # "I want to ask this group to fund ..." (round bj: no question at all)
-    r"(?:i|we)(?: want| need| would like|'d like)(?: to (?P<e>ask))? (?:you|us|the [\w-]+"
-    r"(?: [\w-]+)?|this [\w-]+(?: [\w-]+)?|engineering [\w-]+)"
-    r" to (?P<f>approve|fund|back|sign off|agree to|amend|release|adopt|vote for|commit)\b|"
+    r"(?:i|we)(?: want| need| would like|'d like)(?: to (?P<e>ask))? (?:us|" + _ASKED_WHO + ") to "
+    r"(?P<f>" + _ASKED_TO + r")\b|"
     # "So the concrete ask is approval to hire ...", "So, the ask, we want the board to ..."
     r"\bthe (?:\w+ )?(?P<g>ask)\b(?:,| is)|"
     # "If you approve this tonight, we sign the agreement in December"
