@@ -1287,6 +1287,16 @@ def test_when_a_plan_is_booked_for_is_a_step() -> None:
     assert asked in _frames("We want to train all four mechanics on electric cars this winter.")
 
 
+def test_filing_the_paperwork_is_a_step() -> None:
+    # "You said you will submit the city application by the end of March. What will you
+    # measure to know whether it's working?" (0 of 2)
+    asked = "What will you measure to know whether it's working?"
+    filed = "We will submit the city application by the end of March."
+    assert "step" in facets(filed)
+    assert asked not in _frames(filed)
+    assert "step" not in facets("We will file down the sharp edges of every bench.")
+
+
 def test_the_deciders_themselves_are_no_hold_up() -> None:
     talk = "Good evening. I'm asking you to approve the plan. Only you can approve it tonight."
     assert "next_steps" in [k for k, _q in whole_proposal_questions(talk)]

@@ -349,6 +349,15 @@ _HIRES = re.compile(
 thirty-two thousand a year" (round bh: its side effects and what will show it works, 0 of
 8): a step, not a plan of its own."""
 
+_FILES = re.compile(
+    r"\b(?:submit|lodge|file|hand in|send in|send off) (?:the |our |your |a |an |its |their )?"
+    r"(?:[\w-]+ ){0,2}(?:application|bid|claim|request|forms?|paperwork|plans?|proposal|"
+    r"case|objection|tender)s?\b"
+)
+"""Filing the paperwork of a plan: "we will submit the city application by the end of
+March" (round aw: "What will you measure to know whether it's working?", 0 of 2): a step
+to a decision, not a plan of its own."""
+
 _LABEL_NUMBER = re.compile(
     r"\b(?:on |by )?(?:day|week|month|room|route|page|gate|platform|ward|bed|bus|exit|chapter|"
     r"stage|level|phase) (?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
@@ -509,7 +518,7 @@ def facets(text: str) -> frozenset[str]:
         found -= {"change", "shift"}
     if has_figure and _LABEL_NUMBER.search(low) and not _figure_outside(low, _LABEL_NUMBER):
         found -= {"change", "shift", "result", "tally", "estimate"}  # "on day seven"
-    if _ASKS_OTHERS.search(low) or _SCHEDULES.search(low) or _HIRES.search(low):
+    if any(p.search(low) for p in (_ASKS_OTHERS, _SCHEDULES, _HIRES, _FILES)):
         found.add("step")  # a step to a decision, with no side effects or measures of its own
     if any(pattern.search(low) for pattern in _NO_PLAN):
         found.discard("plan")
