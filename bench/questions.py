@@ -65,6 +65,7 @@ SPLITS = (
     "sealed58",
     "sealed59",
     "sealed60",
+    "sealed61",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
@@ -89,7 +90,7 @@ sealed51 (be, likewise), sealed52 (bf, likewise),
 sealed53 (bg, likewise), sealed54 (bh, likewise),
 sealed55 (bi, likewise), sealed56 (bj, likewise),
 sealed57 (bk, likewise), sealed58 (bl, likewise), sealed59 (bm, likewise),
-sealed60 (bn, likewise)."""
+sealed60 (bn, likewise), sealed61 (bo, likewise)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
