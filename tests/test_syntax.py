@@ -94,6 +94,36 @@ sample NN NOUN attr 2
     assert syntax.whole_clause(counted, *_span(counted, counted.text))  # an amount: one thing
 
 
+RUN_ON = _parse("""
+You PRP PRON nsubj 2
+'ll MD AUX aux 2
+drop VB VERB ROOT 2
+them PRP PRON dative 2
+average JJ ADJ amod 6
+basket NN NOUN compound 6
+value NN NOUN nsubj 9
+did VBD AUX aux 9
+n't RB PART neg 9
+move VB VERB ccomp 2
+""")
+
+
+def test_whole_clause_is_not_two_sentences_run_together():
+    # round bl: "We'll drop them. Average basket value didn't move", heard with no full
+    # stop and parsed "drop them [value didn't move]": quoted, 0 of 8
+    assert not syntax.whole_clause(RUN_ON, *_span(RUN_ON, RUN_ON.text))
+    told = _parse("""
+We PRP PRON nsubj 1
+told VBD VERB ROOT 1
+them PRP PRON dobj 1
+the DT DET det 4
+bus NN NOUN nsubj 5
+was VBD AUX ccomp 1
+late JJ ADJ acomp 5
+""")
+    assert syntax.whole_clause(told, *_span(told, told.text))  # a person told a clause
+
+
 def test_stray_would_finds_a_contraction_before_a_plain_past_tense():
     assert syntax.stray_would(WENT) == [_span(WENT, "'d")]
     assert syntax.stray_would(HIRE) == []

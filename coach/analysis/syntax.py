@@ -139,7 +139,49 @@ def whole_clause(parse: Parse, start: int, end: int) -> bool:
         return False
     if any(_disagree(tokens, j, head) for j in subjects):
         return False  # "the places where a driver finishes one trip, turns around": a fragment
+    if _run_on(tokens, inside):
+        return False  # "you'll drop them average basket value didn't move": two sentences
     return not _needs_outside(tokens, inside, before=True)
+
+
+_TELLING = frozenset(
+    "tell tells told telling show shows showed shown remind reminds reminded promise promises "
+    "promised assure assures assured warn warns warned inform informs informed convince "
+    "convinced persuade persuaded teach teaches taught ask asks asked bet notify notified "
+    "give gives gave".split()
+)
+"""Verbs that take a person and a clause ("we told them the bus was late")."""
+
+
+def _bare_noun(tokens: tuple[Token, ...], at: int) -> bool:
+    """Whether the word at ``at`` is a common noun with no determiner, possessive or number
+    ("average basket value"): a sentence's start, not a clause hung on a verb ("so you've
+    assumed two-thirds" is one)."""
+    return tokens[at].tag in ("NN", "NNS") and not any(
+        t.head == at and t.dep in ("det", "poss", "nummod", "predet") for t in tokens
+    )
+
+
+def _run_on(tokens: tuple[Token, ...], inside: set[int]) -> bool:
+    """Whether ``inside`` holds two sentences the recogniser ran together, parsed as a verb
+    with its object and then a clause of its own hung on it ("you'll drop them average
+    basket value didn't move": "drop" does not take a clause after its object, and the
+    clause starts with a bare noun)."""
+    for j in inside:
+        t = tokens[j]
+        if t.dep != "ccomp" or t.head not in inside or t.head == j:
+            continue
+        verb = tokens[t.head]
+        kids = [k for k in inside if tokens[k].head == j and k != j]
+        if (
+            verb.text.lower() not in _TELLING
+            and any(tokens[k].dep in ("dobj", "dative") and tokens[k].head == t.head
+                    for k in inside)
+            and any(tokens[k].dep in _SUBJECT and _bare_noun(tokens, k) for k in kids)
+            and not any(tokens[k].dep == "mark" for k in kids)
+        ):  # fmt: skip
+            return True
+    return False
 
 
 _UNCOUNTED = frozenset("data media news series species means percent".split())
