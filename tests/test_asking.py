@@ -1287,6 +1287,25 @@ def test_when_a_plan_is_booked_for_is_a_step() -> None:
     assert asked in _frames("We want to train all four mechanics on electric cars this winter.")
 
 
+def test_a_named_place_or_a_routine_is_no_figure_or_plan() -> None:
+    # round bo: "You said a grandmother from Block eight told you she came for the tomatoes.
+    # Is that more or less than usual?" (0 of 8)
+    told = "A grandmother from Block eight told me she came for the tomatoes."
+    assert "tally" not in facets(told)
+    assert "Is that more or less than usual?" not in _frames(told)
+    assert "Is that more or less than usual?" in _frames("Eight families came for the tomatoes.")
+    # round bo: "You said you'll open the sluice gate over there. What do you see as the
+    # strongest argument against it?" (0 of 16 with the other plan questions), an explainer
+    routine = (
+        "Twice a month on the big spring tides, we'll open the sluice gate over there "
+        "and let the sea into the first pond."
+    )
+    against = "What do you see as the strongest argument against it?"
+    assert against not in _frames(routine)
+    plan = "We'll open the sluice gate twice a month and let the sea into the first pond."
+    assert against in _frames(plan)
+
+
 def test_filing_the_paperwork_is_a_step() -> None:
     # "You said you will submit the city application by the end of March. What will you
     # measure to know whether it's working?" (0 of 2)

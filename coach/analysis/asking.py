@@ -360,11 +360,26 @@ to a decision, not a plan of its own."""
 
 _LABEL_NUMBER = re.compile(
     r"\b(?:on |by )?(?:day|week|month|room|route|page|gate|platform|ward|bed|bus|exit|chapter|"
-    r"stage|level|phase) (?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-    r"\w+teen|\w+ty(?:-\w+)?)\b"
+    r"stage|level|phase|block|flat|unit|apartment|section|zone|row|aisle|bay|plot|floor|grade|"
+    r"terminal|wing|court|pitch|sector|door|locker|pier|berth|dock|hangar|tower|building) "
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|"
+    r"\w+ty(?:-\w+)?)\b"
 )
 """A number that names, not counts: "we called on day seven" (round bh: "Is that more or
-less than usual?", 0 of 4)."""
+less than usual?", 0 of 4), "a grandmother from Block Eight told me she came for the
+tomatoes" (round bo, 0 of 8)."""
+
+_HABITUAL = re.compile(
+    r"^(?:and |so |then |now |well )?(?:(?:once|twice|three times|four times|a few times|"
+    r"several times) (?:a|an|every|each) \w+|(?:every|each) (?:single )?(?:\w+ )?(?:day|week|"
+    r"month|year|morning|afternoon|evening|night|spring|summer|autumn|winter|season|tide|time|"
+    r"harvest|batch)s?|most (?:days|weeks|mornings|evenings|nights|years)|usually|normally)\b"
+    r"[^.]{0,60}?\b(?:we|they|you|i|he|she|it)(?:'ll| will)\b"
+)
+"""What happens again and again, told as what "we'll" do: "Twice a month on the big
+spring tides, we'll open the sluice gate over there" (round bo, an explainer's salt pans:
+the side effects, the argument against it and what will show it works, 0 of 16): how
+something is done, not a plan."""
 
 _NO_CATCH = r"pretend (?:that )?there(?:'s| is) no (?:catch|downside|drawback|cost|problem)"
 """The speaker owning a drawback: "Now I'm not going to pretend there's no catch." (round
@@ -1519,6 +1534,8 @@ def frames_for(
         found |= {"derived"}
     if FACET_PATTERNS["conditional"].search(claim.text.lower()):
         found -= {"plan", "future"}  # "if we don't get it, we'll be back with a bucket"
+    if _HABITUAL.search(claim.text.lower()):
+        found -= {"plan", "future", "date"}  # "Twice a month ... we'll open the sluice gate"
     parsed = syntax.parse(clause)  # the clause asked about: "I took ... and they went from"
     if parsed is not None:
         found = _parsed_facets(found, clause, parsed)
