@@ -686,6 +686,10 @@ def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
          "Breton club.", "what you're asking for"),
         ("Tonight the board is asking the members to approve a new decanter to replace the "
          "machine we have used since the nineties.", "what you're asking for"),
+        # round bo: two proposals given no question at all
+        ("So what we'd suggest is that rotation is the default.", "your suggestion"),
+        ("So could we put it to a vote today?", "what you're asking for"),
+        ("We'd strongly recommend a second crew.", "your recommendation"),
     ],
 )  # fmt: skip
 def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str) -> None:
@@ -707,6 +711,9 @@ def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str
         "The parish council asked me to report back now that it's done.",
         "Last year our council voted to fund the new pool.",
         "The board will approve the budget in March.",  # not the speaker's ask
+        "I'd suggest you keep the avocado in the fridge.",  # advice
+        "What I'd suggest is we keep it going for another season.",  # no change
+        "Can we vote with our feet?",
     ],
 )
 def test_what_is_not_put_forward(sentence: str) -> None:

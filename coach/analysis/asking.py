@@ -1643,7 +1643,9 @@ def is_tribute(transcript: str) -> bool:
 _PUTS_FORWARD = re.compile(
     r"\b(?:(?:i|we)(?:'m| am|'re| are) (?:here (?:today |tonight )?"
     r"(?:on behalf of [^,.]{3,40}? )?to |going to )?"
-    r"(?P<a>propos|recommend|ask|request)\w*|(?:i|we) (?P<b>propose|recommend)\b|"
+    r"(?P<a>propos|recommend|ask|request)\w*|"
+    # "what we'd suggest is that rotation is the default" (round bo: no question at all)
+    r"(?:i|we)(?:'d| would)? (?:\w+ )?(?P<b>propose|recommend|suggest)\b|"
     r"(?:my|our) (?P<c>ask|proposal|recommendation|request)\b|"
     r"(?:i|we)(?:'d| would) like (?:your |the \w+'s |you to give )?(?P<d>approval)\b|"
     # "I want you to approve buying ...", "I'd like engineering leadership to approve ...",
@@ -1653,7 +1655,11 @@ _PUTS_FORWARD = re.compile(
     # "So the concrete ask is approval to hire ...", "So, the ask, we want the board to ..."
     r"\bthe (?:\w+ )?(?P<g>ask)\b(?:,| is)|"
     # "If you approve this tonight, we sign the agreement in December"
-    r"\bif you (?P<h>approve) (?:this|it|the \w+)\b)",
+    r"\bif you (?P<h>approve) (?:this|it|the \w+)\b|"
+    # "So could we put it to a vote today?" (round bo: no question at all)
+    r"\b(?:could|can|shall|may) (?:we|i) (?:please |now |just )?(?:put (?:it|this|that|the "
+    r"\w+) to (?:a|the) (?P<i>vote)|(?:have|take|hold) a (?P<j>vote)|(?:have|get|see|ask for) "
+    r"a (?P<k>show) of hands)\b)",
     re.I,
 )
 """The speaker putting something forward: "what I'm proposing", "so here's my ask", "I'd
@@ -1678,10 +1684,11 @@ _NOT_PUT_FORWARD = re.compile(
     r"yourselves) to (?:imagine|think|picture|remember|consider|bear|keep|look|raise|join|"
     r"stand|close)|asking for your (?:patience|time|attention|indulgence)|"
     r"(?:ask|asking) (?:myself|ourselves|yourselves|around)\b|"
-    r"recommend\w* (?:is )?(?:that )?(?:we )?(?:keep|continue|carry on|stick with) "
+    r"(?:recommend|suggest)\w* (?:is )?(?:that )?(?:we )?(?:keep|continue|carry on|stick with) "
     r"(?:it|this|that|them|going)\b|"
     r"\bwhat (?:we|i) (?:\w+ )?recommend (?:for|to|in|on)\b|"
-    r"\b(?:we|i) (?:\w+ )?recommend (?:that )?(?:you|people|everyone|households|homes|"
+    r"\b(?:we|i)(?:'d| would)? (?:\w+ )?(?:recommend|suggest) (?:that )?(?:you|people|"
+    r"everyone|households|homes|"
     r"residents|parents|drivers|swimmers|walkers)\b)",
     re.I,
 )
@@ -1689,7 +1696,8 @@ _NOT_PUT_FORWARD = re.compile(
 report's recommendation to keep what already runs ("My recommendation is that we keep
 it": nothing is left to approve or to hold up), advice to the listeners ("That's what we
 recommend for kitchens", in an explainer on smoke alarms)."""
-_PUT_FORWARD_NOUN = {"propos": "your proposal", "recommend": "your recommendation"}
+_PUT_FORWARD_NOUN = {"propos": "your proposal", "recommend": "your recommendation",
+                     "suggest": "your suggestion"}  # fmt: skip
 WHOLE_PROPOSAL_QUESTIONS: dict[str, tuple[str, str]] = {
     "objection": ("What do you see as the strongest argument against {what}?",
                   "What do you see as the strongest argument against it?"),
