@@ -66,6 +66,7 @@ SPLITS = (
     "sealed59",
     "sealed60",
     "sealed61",
+    "sealed62",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
@@ -90,7 +91,8 @@ sealed51 (be, likewise), sealed52 (bf, likewise),
 sealed53 (bg, likewise), sealed54 (bh, likewise),
 sealed55 (bi, likewise), sealed56 (bj, likewise),
 sealed57 (bk, likewise), sealed58 (bl, likewise), sealed59 (bm, likewise),
-sealed60 (bn, likewise), sealed61 (bo, likewise)."""
+sealed60 (bn, likewise), sealed61 (bo, likewise),
+sealed62 (bp, likewise)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
