@@ -1313,6 +1313,26 @@ def test_a_named_place_or_a_routine_is_no_figure_or_plan() -> None:
     assert against in _frames(plan)
 
 
+def test_a_span_or_a_setup_is_not_a_change_or_a_count() -> None:
+    # round bp: "You said average time from landing to release was about ninety seconds.
+    # Could something else have caused that change?" (0 of 8)
+    span = "Average time from landing to release was about ninety seconds."
+    assert not {"change", "shift"} & facets(span)
+    assert "change" in facets("Average time went from three minutes to about ninety seconds.")
+    # "You said each station had four bins. Is that more or less than usual?" (0 of 8)
+    usual = "Is that more or less than usual?"
+    assert "tally" not in facets("Each station had four bins.")
+    assert usual not in _frames("Each station had four bins.")
+    assert usual in _frames("We called seven mothers last week.")
+    # "You said you can only have it one morning a month. How often does that happen?"
+    often = "How often does that happen?"
+    hall = (
+        "We can only have it one morning a month, it costs sixty dollars a session and "
+        "everything has to be packed into cars afterwards."
+    )
+    assert often not in _frames(hall)
+
+
 def test_filing_the_paperwork_is_a_step() -> None:
     # "You said you will submit the city application by the end of March. What will you
     # measure to know whether it's working?" (0 of 2)

@@ -75,9 +75,12 @@ _SHIFT_VERBS = (
 _FROM_TO = re.compile(r"\bfrom\b[\w ,'-]{1,40}?\bto\b")
 _FIGURE_MOVED = re.compile(
     rf"\bfrom\b[\w ,'-]{{0,40}}?\b{_NUMBER}[\w ,'-]{{0,40}}?\bto\b|"
-    rf"\bfrom\b[\w ,'-]{{1,40}}?\bto (?:[\w'-]+ ){{0,3}}?{_NUMBER}"
+    rf"\bfrom\b[\w ,'-]{{1,40}}?\bto (?:(?!(?:was|were|is|are|took|takes|had|has)\b)"
+    rf"[\w'-]+ ){{0,3}}?{_NUMBER}"
 )
-"""A figure that moved "from" one value "to" another (in either place)."""
+"""A figure that moved "from" one value "to" another (in either place); not a span ("the
+average time from landing to release was about ninety seconds", round bp: "Could
+something else have caused that change?", 0 of 8)."""
 
 FACET_PATTERNS: dict[str, re.Pattern[str]] = {
     "change": re.compile(
@@ -414,6 +417,13 @@ _NO_PLAN = tuple(
 lower-cased clause)."""
 
 _FIGURE = re.compile(rf"\b{_NUMBER}")
+_EACH_HAS = re.compile(
+    r"\b(?:each|every|per) [\w-]+(?: [\w-]+)? (?:had|has|have|got|gets|holds?|held|carried|"
+    rf"carries|came with|comes with) (?:about |around |at least |up to |only |just )?"
+    rf"{_NUMBER}[\w-]*"
+)
+"""What each one of something has ("each station had four bins", round bp: "Is that more
+or less than usual?", 0 of 8): how a thing was set up, not a count of what happened."""
 
 
 def _figure_outside(low: str, said: re.Pattern[str] | str) -> bool:
@@ -491,6 +501,8 @@ def facets(text: str) -> frozenset[str]:
         low, rf"\b{_NUMBER}[\w-]* \w+ (?:away|apart|down|along|back|ahead|behind)\b"
     ):
         found.discard("tally")  # "a woman sat two chairs away": where, not how many
+    if "tally" in found and not _figure_outside(low, _EACH_HAS):
+        found.discard("tally")  # "each station had four bins": how it was set up
     if "tally" in found and "unit" in found:
         found.discard("tally")  # "had six gigs of RAM", "joined two years ago": no count
     if re.search(r"\b(?:target|goal|aim|ambition) (?:is|was|of|would be)\b", low):
@@ -1390,7 +1402,9 @@ FRAMES: tuple[Frame, ...] = (
        r"\b(surpris|didn't expect|unexpected)", near=-1, avoid="future money"),
     # evidence again: tried after the evidence frames above
     _f("evidence", "anecdote", "How often does that happen?",
-       r"\b(every (?:day|week|month)|often|regularly|most (?:days|weeks)|times a)", near=1,
+       r"\b(every (?:day|week|month)|often|regularly|most (?:days|weeks)|times a|"
+       # "We can only have it one morning a month" (round bp, 0 of 8)
+       r"(?:a|per|each) (?:day|week|fortnight|month|year|term|season)\b)", near=1,
        avoid="money future plan period unit story event"),
     _f("evidence", "shift", "Is that a trend, or could it be a one-off?",
        r"\b(every year|each year|for years|trend|steadily|consistently|year after year|"
