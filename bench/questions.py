@@ -67,6 +67,7 @@ SPLITS = (
     "sealed60",
     "sealed61",
     "sealed62",
+    "sealed63",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
@@ -92,7 +93,7 @@ sealed53 (bg, likewise), sealed54 (bh, likewise),
 sealed55 (bi, likewise), sealed56 (bj, likewise),
 sealed57 (bk, likewise), sealed58 (bl, likewise), sealed59 (bm, likewise),
 sealed60 (bn, likewise), sealed61 (bo, likewise),
-sealed62 (bp, likewise)."""
+sealed62 (bp, likewise), sealed63 (bq, likewise)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
