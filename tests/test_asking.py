@@ -653,8 +653,12 @@ def test_a_change_is_tied_to_something_done_only_when_something_was_done() -> No
             "you're asking for a fitted out van",
         ),
         ("What I'm proposing is this. From the next main harvest, we pay sixty percent.", ""),
+        # round bq: "You said you're proposing there's an empty upper floor above the old
+        # bakery on the same street."
+        ("So here's what we're proposing. There's an empty upper floor above the old bakery "
+         "on the same street.", ""),
     ],
-)
+)  # fmt: skip
 def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
     talk: str, said: str
 ) -> None:
@@ -1331,6 +1335,22 @@ def test_a_span_or_a_setup_is_not_a_change_or_a_count() -> None:
         "everything has to be packed into cars afterwards."
     )
     assert often not in _frames(hall)
+
+
+def test_a_survey_named_anywhere_says_how_reports_were_measured() -> None:
+    # round bq: "You said your testers reported an average of nineteen extra hours a week
+    # in those last eight weeks. How was that measured?", the talk of its overtime survey
+    # saying "This is self-reported." later (0 of 6)
+    measured = "How was that measured?"
+    claim = "Our testers reported an average of nineteen extra hours a week in May."
+    assert measured in _fits(f"Good morning. {claim} That is a lot.")
+    surveyed = (
+        f"Good morning. {claim} That is a lot. Art was lower. Audio was lower "
+        "still. Remember this is self-reported."
+    )
+    assert measured not in _fits(surveyed)
+    # and "they still fell a bit soft" (tiny.en's "felt") is no fall: "Is that a trend?"
+    assert not {"change", "shift"} & facets("They still fell a bit soft, but looked lovely.")
 
 
 def test_filing_the_paperwork_is_a_step() -> None:

@@ -417,6 +417,13 @@ _NO_PLAN = tuple(
 lower-cased clause)."""
 
 _FIGURE = re.compile(rf"\b{_NUMBER}")
+_FELL_INTO = re.compile(
+    r"\bf(?:e|a)ll(?:s|ing|en)? (?:a bit |a little |quite |very |rather |slightly |so |all )?"
+    r"(?:soft|ill|sick|silent|quiet|asleep|apart|flat|behind|through|over|in love|pregnant|"
+    r"open|still|dark|short)\b"
+)
+""""Fell" as a state reached, not a figure that fell ("it fell silent", "they fell a bit
+soft")."""
 _EACH_HAS = re.compile(
     r"\b(?:each|every|per) [\w-]+(?: [\w-]+)? (?:had|has|have|got|gets|holds?|held|carried|"
     rf"carries|came with|comes with) (?:about |around |at least |up to |only |just )?"
@@ -485,6 +492,10 @@ def facets(text: str) -> frozenset[str]:
         found -= {"change", "shift"}  # "open from eight till six": hours, not a change
     if re.search(r"\b(?:fell|falls?|falling|come|came) short\b|\bdrop(?:ped|s)? anchor\b", low):
         found -= {"change", "shift"}  # "our target was fifteen hundred, so we fell short"
+    if _FELL_INTO.search(low) and not _figure_outside(low, _FELL_INTO):
+        # "they still fell a bit soft", tiny.en's "felt" (round bq: "Is that a trend?", 0 of
+        # 6): a state, nothing that fell
+        found -= {"change", "shift"}
     if "date" in found and _SOON.search(low) and not _LATER.search(_SOON.sub(" ", low)):
         found.discard("date")  # "the accounts will be circulated next week": little to delay
     if "estimate" in found and not has_figure:
@@ -1027,6 +1038,9 @@ def _announced_ask(m: re.Match[str], ask: str) -> str:
     first = ask.split()[0].lower()
     if first in ("i", "we", "i'd", "we'd", "i'll", "we'll", "i'm", "we're", "it", "it's"):
         return ""
+    if first in ("there", "there's", "here", "here's"):
+        return ""  # "So here's what we're proposing. There's an empty upper floor ...": the
+        # setting first (round bq), not the thing proposed
     if _SUBORDINATE.match(ask):
         return ""  # "What I'm proposing is this. From the next main harvest, ...": no thing
     person = m.group("p") or m.group("p2") or "we're"
@@ -1616,12 +1630,24 @@ _METHOD_BEFORE = 6
 def _linked_answer(clause: str, index: int, sentences: Sequence[str]) -> bool:
     """Whether one of the :data:`_METHOD_BEFORE` sentences before the claim tells how
     something was measured (:data:`_METHOD_TOLD`) and names something the quoted
-    ``clause`` names (a stem other than numbers and :data:`_NOT_NAMING`)."""
+    ``clause`` names (a stem other than numbers and :data:`_NOT_NAMING`), or the clause
+    gives what people reported in a talk that names its survey."""
+    if _PEOPLE_REPORTED.search(clause) and any(_SURVEYED.search(s) for s in sentences):
+        return True  # "our testers reported an average of nineteen extra hours", in a
+        # talk about its survey ("This is self-reported", round bq: 0 of 6)
     named = _topic_stems(clause) - NUMBER_STEMS - _NOT_NAMING
     return any(
         _METHOD_TOLD.search(sentence) and named & _topic_stems(sentence)
         for sentence in sentences[max(0, index - _METHOD_BEFORE) : index]
     )
+
+
+_PEOPLE_REPORTED = re.compile(
+    r"\b(?:reported|said|told (?:us|me)|answered|rated|scored|ticked|estimated)\b", re.I
+)
+"""A figure that the people asked gave ("our testers reported an average of ...")."""
+_SURVEYED = re.compile(r"\b(?:self-reported|survey(?:ed|s)?|questionnaires?|poll(?:ed)?)\b", re.I)
+"""The talk names the survey its figures come from."""
 
 
 _TRIBUTE = re.compile(
