@@ -1340,7 +1340,7 @@ def test_a_span_or_a_setup_is_not_a_change_or_a_count() -> None:
 def test_a_survey_named_anywhere_says_how_reports_were_measured() -> None:
     # round bq: "You said your testers reported an average of nineteen extra hours a week
     # in those last eight weeks. How was that measured?", the talk of its overtime survey
-    # saying "This is self-reported." later (0 of 6)
+    # saying "This is self-reported." later (0 of 8)
     measured = "How was that measured?"
     claim = "Our testers reported an average of nineteen extra hours a week in May."
     assert measured in _fits(f"Good morning. {claim} That is a lot.")

@@ -494,7 +494,7 @@ def facets(text: str) -> frozenset[str]:
         found -= {"change", "shift"}  # "our target was fifteen hundred, so we fell short"
     if _FELL_INTO.search(low) and not _figure_outside(low, _FELL_INTO):
         # "they still fell a bit soft", tiny.en's "felt" (round bq: "Is that a trend?", 0 of
-        # 6): a state, nothing that fell
+        # 8): a state, nothing that fell
         found -= {"change", "shift"}
     if "date" in found and _SOON.search(low) and not _LATER.search(_SOON.sub(" ", low)):
         found.discard("date")  # "the accounts will be circulated next week": little to delay
@@ -1634,7 +1634,7 @@ def _linked_answer(clause: str, index: int, sentences: Sequence[str]) -> bool:
     gives what people reported in a talk that names its survey."""
     if _PEOPLE_REPORTED.search(clause) and any(_SURVEYED.search(s) for s in sentences):
         return True  # "our testers reported an average of nineteen extra hours", in a
-        # talk about its survey ("This is self-reported", round bq: 0 of 6)
+        # talk about its survey ("This is self-reported", round bq: 0 of 8)
     named = _topic_stems(clause) - NUMBER_STEMS - _NOT_NAMING
     return any(
         _METHOD_TOLD.search(sentence) and named & _topic_stems(sentence)
