@@ -694,6 +694,11 @@ def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
         ("So what we'd suggest is that rotation is the default.", "your suggestion"),
         ("So could we put it to a vote today?", "what you're asking for"),
         ("We'd strongly recommend a second crew.", "your recommendation"),
+        # round br: two more
+        ("What we'd like from you tonight is a recommendation to full council to fund a "
+         "pilot.", "what you're asking for"),
+        ("If the trust board agrees tonight, the application goes in by the end of March.",
+         "what you're asking for"),
     ],
 )  # fmt: skip
 def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str) -> None:
@@ -718,6 +723,7 @@ def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str
         "I'd suggest you keep the avocado in the fridge.",  # advice
         "What I'd suggest is we keep it going for another season.",  # no change
         "Can we vote with our feet?",
+        "If the council agrees to resurface the road next year, traffic will slow.",
     ],
 )
 def test_what_is_not_put_forward(sentence: str) -> None:

@@ -1699,7 +1699,10 @@ _PUTS_FORWARD = re.compile(
     # "So could we put it to a vote today?" (round bo: no question at all)
     r"\b(?:could|can|shall|may) (?:we|i) (?:please |now |just )?(?:put (?:it|this|that|the "
     r"\w+) to (?:a|the) (?P<i>vote)|(?:have|take|hold) a (?P<j>vote)|(?:have|get|see|ask for) "
-    r"a (?P<k>show) of hands)\b)",
+    r"a (?P<k>show) of hands)\b|"
+    # "What we'd like from you tonight is a recommendation to full council" (round br)
+    r"\bwhat (?:i|we)(?:'d| would) like (?:from (?:you|this \w+|the \w+)|you to do)"
+    r"(?: (?:tonight|today|this evening|now))? (?P<l>is)\b)",
     re.I,
 )
 """The speaker putting something forward: "what I'm proposing", "so here's my ask", "I'd
@@ -1719,6 +1722,15 @@ in principle to back a Breton club", "the board is asking the members to approve
 purchase" (round bk); an ask when the speaker is in the sentence (:data:`_SPEAKER`). Not a
 decision taken ("our council voted to fund it")."""
 _SPEAKER = re.compile(r"\b(?:i|we|my|our|i'm|we're|i'd|we'd)\b", re.I)
+_AGREES_IF = re.compile(
+    r"\bif (?:the|this|our|you|your)(?: [\w-]+){0,3}? (?P<v>agrees?|approves?|says? yes|"
+    r"votes? (?:for it|yes|in favour)|backs? (?:it|this|us))\b",
+    re.I,
+)
+"""The decision asked for, as the condition of what follows: "If the trust board agrees
+tonight, we'd lodge the funding application by the end of March" (round br: no question
+at all); an ask when the speaker is in the sentence or the decision is tonight's."""
+_IN_THE_ROOM = re.compile(r"\b(?:tonight|today|this evening|this morning)\b", re.I)
 _NOT_PUT_FORWARD = re.compile(
     r"\b(?:propos\w* a toast|(?:ask|asking) (?:you|everyone|all of you|myself|ourselves|"
     r"yourselves) to (?:imagine|think|picture|remember|consider|bear|keep|look|raise|join|"
@@ -1763,6 +1775,8 @@ def put_forward(transcript: str) -> tuple[int, str] | None:
         m = _PUTS_FORWARD.search(sentence)
         if m is None and _SPEAKER.search(sentence):
             m = _DECIDERS_ASKED.search(sentence)
+        if m is None and (_SPEAKER.search(sentence) or _IN_THE_ROOM.search(sentence)):
+            m = _AGREES_IF.search(sentence)
         if m and not _NOT_PUT_FORWARD.search(sentence):
             verb = next(v for v in m.groups() if v).lower()
             return i, next(
