@@ -1359,6 +1359,26 @@ def test_a_survey_named_anywhere_says_how_reports_were_measured() -> None:
     assert not {"change", "shift"} & facets("They still fell a bit soft, but looked lovely.")
 
 
+def test_what_others_will_feel_and_what_goes_on_as_before_are_no_plans() -> None:
+    # round bs: "You said some families will feel that's unfair. What could delay that?"
+    # and "You said you'll keep attendance records the same way you always have. Are there
+    # any side effects you're worried about?" (0 of 8 each)
+    feel = "Some families will feel that's unfair when we start in March."
+    assert "What could delay that?" not in _frames(feel)
+    assert "plan" not in facets("We'll keep attendance records the same way we always have.")
+    assert "plan" in facets("We'll keep attendance records on the new tablets from May.")
+
+
+@pytest.mark.parametrize("money", ["rupees", "shillings", "pesos", "naira", "kronor", "pula"])
+def test_money_in_any_currency_is_money(money: str) -> None:
+    # round bs: "You said the average cost of parts was eight hundred rupees a chair. How
+    # was that measured?" (a price is not measured)
+    said = f"The average cost of parts was eight hundred {money} a chair."
+    assert "money" in facets(said)
+    assert "How was that measured?" not in _frames(said)
+    assert "money" not in facets("He won the race by eight hundred metres.")
+
+
 def test_filing_the_paperwork_is_a_step() -> None:
     # "You said you will submit the city application by the end of March. What will you
     # measure to know whether it's working?" (0 of 2)

@@ -34,7 +34,13 @@ from dataclasses import dataclass
 
 from coach.analysis import syntax
 from coach.analysis.answers import content_stems
-from coach.analysis.claims import ANNOUNCEMENT, Claim, spoken_numbers, talk_sentences
+from coach.analysis.claims import (
+    ANNOUNCEMENT,
+    CURRENCIES,
+    Claim,
+    spoken_numbers,
+    talk_sentences,
+)
 from coach.analysis.lexicon import unknown_words
 from coach.analysis.ranking import QuestionRanker, default_ranker, question_features
 from coach.text import NUMBER_STEMS, STOP_WORDS
@@ -109,7 +115,7 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "price": re.compile(
-        r"\b(dollars?|pounds?|euros?|cents?|pence|costs?|costing|price[sd]?|fee|fees|"
+        r"\b(" + CURRENCIES + r"|costs?|costing|price[sd]?|fee|fees|"
         r"budget|spend|spent|per (?:head|person|pupil|ticket|unit))\b",
         re.I,
     ),
@@ -175,7 +181,7 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     # "we went over by six thousand six hundred" (round be: "How was that measured?")
     "money": re.compile(
-        r"\b(dollars?|pounds?|euros?|cents?|pence|budget|overspen[dt]\w*|cost overruns?|"
+        r"\b(" + CURRENCIES + r"|budget|overspen[dt]\w*|cost overruns?|"
         r"went over by(?! (?:[\w-]+ ){1,3}(?:minutes?|hours?|days?|weeks?|months?|years?|"
         r"points?|percent|seconds?|metres?|meters?|miles?)\b))\b",
         re.I,
@@ -407,6 +413,10 @@ _NO_PLAN = tuple(
         # this evening's plan: "we'll taste the young wines afterwards"
         r"\b(?:afterwards|after (?:this|the (?:talk|meeting|break|questions))|in a (?:moment|"
         r"minute)|over coffee|later (?:tonight|today|this evening))\b",
+        # what goes on as before: "we'll keep attendance records the same way we always
+        # have" (round bs: its side effects and what will show it works, 0 of 8)
+        r"\b(?:the same (?:way|as)|just as|as) (?:we|i|you|they) (?:always|already|currently|"
+        r"usually|normally) (?:have|do|did)\b",
         # what the plan brings: "we would also use much less water"
         r"\b(?:would|will|'d|'ll|could) (?:also |then |now |probably |actually )?(?:use|need|"
         r"spend|pay|have|see|get|lose|waste|burn|produce|emit|make|save) (?:much |far |a lot |"
@@ -417,6 +427,12 @@ _NO_PLAN = tuple(
 lower-cased clause)."""
 
 _FIGURE = re.compile(rf"\b{_NUMBER}")
+_OTHERS_WILL_FEEL = re.compile(
+    r"\b(?:some|many|most|a few|other|others|people|families|parents|residents|critics|"
+    r"members|staff|customers|neighbou?rs|they)\b(?: [\w']+){0,3}? (?:will|'ll|would|might|"
+    r"may|could) (?:feel|think|say|worry|believe|complain|argue|object|mind|wonder|fear)\b"
+)
+"""Others' reaction foreseen ("some families will feel that's unfair")."""
 _FELL_INTO = re.compile(
     r"\bf(?:e|a)ll(?:s|ing|en)? (?:a bit |a little |quite |very |rather |slightly |so |all )?"
     r"(?:soft|ill|sick|silent|quiet|asleep|apart|flat|behind|through|over|in love|pregnant|"
@@ -540,6 +556,10 @@ def facets(text: str) -> frozenset[str]:
         found -= {"result", "change", "shift", "period", "tally"}  # "if output drops..."
     if re.search(r"\b(was|were) going to\b", low) and not re.search(r"\b(will|'ll)\b", low):
         found -= {"future", "plan"}  # "she decided she was going to be a skater": the past
+    if _OTHERS_WILL_FEEL.search(low):
+        # "some families will feel that's unfair" (round bs: "What could delay that?", 0 of
+        # 8): how others will take it, no step to delay or plan to question
+        found -= {"future", "plan", "date", "step"}
     if re.search(r"\b(thought|expected|feared|assumed|worried|predicted)\b.*\b(would|'d)\b", low):
         found -= {"future", "plan"}  # "I thought we would lose a third": what was expected
     if re.match(r"(?:and |then |so )?(?:he|she|they) would (?!have\b)", low):

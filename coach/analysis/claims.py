@@ -239,6 +239,19 @@ _TIME_BEFORE = re.compile(r"\b(at|by|until|from|before|after|around|till)\s+$", 
 _CLOCK_BEFORE = re.compile(r"\b(at|until|before|after|till)\s+$", re.I)
 """Before a number from 2100 to 2359 that is a 24-hour time, not a count ("by" is not:
 "it rose by 2200")."""
+CURRENCIES = (
+    r"dollars?|pounds?|euros?|cents?|pence|rupees?|shillings?|yen|yuan|renminbi|pesos?|reais|"
+    r"rand|naira|cedis?|kwacha|birr|dirhams?|dinars?|liras?|lire|zloty|zlotys|zlotych|forints?|"
+    r"koruna|kroner|kronor|krona|kronur|francs?|rubles?|roubles?|hryvnias?|lari|tenge|taka|"
+    r"baht|ringgit|rupiah|riels?|kyats?|leones?|lei|leva|quetzales|bolivianos|colones|"
+    r"lempiras|cordobas|rials?|riyals?|shekels?|manat|afghanis?|pula|kwanza|meticais|"
+    r"ouguiyas?|dalasis?|lilangeni|emalangeni|maloti|ngultrum|rufiyaa|somoni|drachmas?|"
+    r"guilders?|marks?(?= (?:a|an|each|per|for)\b)"
+)
+"""Names of money said after an amount ("eight hundred rupees", "twenty shillings"), for a
+regular expression: the talks are given in many countries. Words that are also common
+English ("won", "real", "dong", "kip") are left out."""
+
 _CURRENCY = {"$": "dollars", "£": "pounds", "€": "euros", "₹": "rupees", "₦": "naira",
              "₱": "pesos", "¥": "yen"}  # fmt: skip
 _CENTS = {"dollars": "cents", "euros": "cents", "pounds": "pence"}
@@ -397,8 +410,8 @@ _CUES: dict[str, re.Pattern[str]] = {
     ),
     "cost": re.compile(
         r"(\b(cost|costs|costing|budget|price|prices|priced|spend|spending|spent|pay|paid|"
-        r"fund|funded|funding|afford|dollars?|pounds?|euros?|cents?|fee|fees|savings?|"
-        r"save|saves|saved|expensive|cheap)\b|[$£€])",
+        r"fund|funded|funding|afford|fee|fees|savings?|"
+        r"save|saves|saved|expensive|cheap|" + CURRENCIES + r")\b|[$£€])",
         re.I,
     ),
     "objection": re.compile(
