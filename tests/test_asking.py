@@ -699,6 +699,11 @@ def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
          "pilot.", "what you're asking for"),
         ("If the trust board agrees tonight, the application goes in by the end of March.",
          "what you're asking for"),
+        # round bt, whose brief gave no example wordings of the ask: three more
+        ("So here's what I'd like from you tonight.", "what you're asking for"),
+        ("Let's have a show of hands.", "what you're asking for"),
+        ("Can we agree to start the lease in March?", "what you're asking for"),
+        ("For the rest, I'm suggesting ten a month from each family.", "your suggestion"),
     ],
 )  # fmt: skip
 def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str) -> None:
@@ -724,6 +729,7 @@ def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str
         "What I'd suggest is we keep it going for another season.",  # no change
         "Can we vote with our feet?",
         "If the council agrees to resurface the road next year, traffic will slow.",
+        "Can we agree that nobody likes a cold shower?",
     ],
 )
 def test_what_is_not_put_forward(sentence: str) -> None:

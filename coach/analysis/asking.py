@@ -1703,7 +1703,7 @@ def is_tribute(transcript: str) -> bool:
 _PUTS_FORWARD = re.compile(
     r"\b(?:(?:i|we)(?:'m| am|'re| are) (?:here (?:today |tonight )?"
     r"(?:on behalf of [^,.]{3,40}? )?to |going to )?"
-    r"(?P<a>propos|recommend|ask|request)\w*|"
+    r"(?P<a>propos|recommend|ask|request|suggest)\w*|"
     # "what we'd suggest is that rotation is the default" (round bo: no question at all)
     r"(?:i|we)(?:'d| would)? (?:\w+ )?(?P<b>propose|recommend|suggest)\b|"
     r"(?:my|our) (?P<c>ask|proposal|recommendation|request)\b|"
@@ -1717,12 +1717,13 @@ _PUTS_FORWARD = re.compile(
     # "If you approve this tonight, we sign the agreement in December"
     r"\bif you (?P<h>approve) (?:this|it|the \w+)\b|"
     # "So could we put it to a vote today?" (round bo: no question at all)
-    r"\b(?:could|can|shall|may) (?:we|i) (?:please |now |just )?(?:put (?:it|this|that|the "
-    r"\w+) to (?:a|the) (?P<i>vote)|(?:have|take|hold) a (?P<j>vote)|(?:have|get|see|ask for) "
-    r"a (?P<k>show) of hands)\b|"
+    r"\b(?:(?:could|can|shall|may) (?:we|i) (?:please |now |just )?|let's )(?:put (?:it|this|"
+    r"that|the \w+) to (?:a|the) (?P<i>vote)|(?:have|take|hold) a (?P<j>vote)|(?:have|get|see|"
+    r"ask for) a (?P<k>show) of hands|(?:all )?(?P<m>agree) (?:to|on)\b)|"
     # "What we'd like from you tonight is a recommendation to full council" (round br)
-    r"\bwhat (?:i|we)(?:'d| would) like (?:from (?:you|this \w+|the \w+)|you to do)"
-    r"(?: (?:tonight|today|this evening|now))? (?P<l>is)\b)",
+    r"\b(?:here's |here is )?what (?:i|we)(?:'d| would) (?P<l>like) (?:from (?:you|this \w+|"
+    r"the \w+)|you to do)(?: (?:tonight|today|this evening|now))?(?: is\b|(?=[.:]))|"
+    r"\bthat's (?:all|what) (?:i|we) (?P<n>need) from (?:you|this \w+|the \w+))",
     re.I,
 )
 """The speaker putting something forward: "what I'm proposing", "so here's my ask", "I'd
