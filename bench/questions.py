@@ -71,6 +71,7 @@ SPLITS = (
     "sealed64",
     "sealed65",
     "sealed66",
+    "sealed67",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
@@ -98,7 +99,7 @@ sealed57 (bk, likewise), sealed58 (bl, likewise), sealed59 (bm, likewise),
 sealed60 (bn, likewise), sealed61 (bo, likewise),
 sealed62 (bp, likewise), sealed63 (bq, likewise),
 sealed64 (br, likewise), sealed65 (bs, likewise),
-sealed66 (bt, likewise)."""
+sealed66 (bt, likewise), sealed67 (bu, likewise)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
