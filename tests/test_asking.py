@@ -1375,6 +1375,24 @@ def test_what_others_will_feel_and_what_goes_on_as_before_are_no_plans() -> None
     assert "plan" in facets("We'll keep attendance records on the new tablets from May.")
 
 
+def test_a_break_even_is_no_plan_and_a_test_at_start_and_end_is_a_method() -> None:
+    # round bu: "You said you need to reach about five thousand five hundred kilos to break
+    # even. Are there any side effects you're worried about?" (0 of 8)
+    even = "We need to reach about five thousand five hundred kilos to break even."
+    assert "plan" not in facets(even)
+    assert "plan" in facets("We need to reach every farm on the island by June.")
+    # "You said the average time went from fourteen seconds to just under eleven point
+    # five. How was that measured?", after "Camilla did a simple test at the start and the
+    # end. The one where you stand up from a chair ..." (0 of 8)
+    times = "The average time went from fourteen seconds to just under eleven."
+    assert "How was that measured?" in _frames(times)
+    tested = (
+        "Hello. Camilla did a simple test at the start and the end. You stand up from a "
+        f"chair and walk. {times} Thanks."
+    )
+    assert "How was that measured?" not in _fits(tested)
+
+
 @pytest.mark.parametrize("money", ["rupees", "shillings", "pesos", "naira", "kronor", "pula"])
 def test_money_in_any_currency_is_money(money: str) -> None:
     # round bs: "You said the average cost of parts was eight hundred rupees a chair. How

@@ -532,6 +532,10 @@ def facets(text: str) -> frozenset[str]:
         found.discard("tally")  # "each station had four bins": how it was set up
     if "tally" in found and "unit" in found:
         found.discard("tally")  # "had six gigs of RAM", "joined two years ago": no count
+    if re.search(r"\bto (?:break(?:s|ing)? even|pay (?:for )?(?:itself|themselves))\b", low):
+        # "you need to reach about five thousand five hundred kilos to break even" (round bu:
+        # its side effects and the strongest argument against it, 0 of 8): a sum, no plan
+        found -= {"plan", "future"}
     if re.search(r"\b(?:target|goal|aim|ambition) (?:is|was|of|would be)\b", low):
         found -= {"change", "shift", "result"}  # "your target is ten days": not reached yet
     if _POINTS.search(low) and not _figure_outside(low, _POINTS):
@@ -1321,7 +1325,10 @@ _MEASURED = (
     r"control(?:led)? for|looking only at|(?:percent|out of \w+|most|half) (?:of (?:them|those|"
     r"respondents|people|staff|members|parents|customers) )?(?:said|told us|reported|answered)|"
     r"(?:days|weeks|months) (?:before|after) (?:the|we|it)|"
-    r"before and after)"
+    r"before and after|"
+    # "did a simple test at the start and the end" (round bu: "How was that measured?" of
+    # the times it gave, 0 of 8)
+    r"(?:at|from) the (?:start|beginning) (?:and|to) (?:at )?the end)"
 )
 _FUNDED = (
     r"\b(fund|funded|funding|budget|grant|paid (?:for|by|out of)|pay for|covers?|covered|"
