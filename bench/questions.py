@@ -72,6 +72,7 @@ SPLITS = (
     "sealed65",
     "sealed66",
     "sealed67",
+    "sealed68",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
@@ -99,7 +100,8 @@ sealed57 (bk, likewise), sealed58 (bl, likewise), sealed59 (bm, likewise),
 sealed60 (bn, likewise), sealed61 (bo, likewise),
 sealed62 (bp, likewise), sealed63 (bq, likewise),
 sealed64 (br, likewise), sealed65 (bs, likewise),
-sealed66 (bt, likewise), sealed67 (bu, likewise)."""
+sealed66 (bt, likewise), sealed67 (bu, likewise),
+sealed68 (bv, likewise)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
