@@ -1393,6 +1393,13 @@ def test_a_break_even_is_no_plan_and_a_test_at_start_and_end_is_a_method() -> No
     assert "How was that measured?" not in _fits(tested)
 
 
+def test_a_promise_about_the_meeting_is_no_plan() -> None:
+    # round bv: "You said you promise you'll be out before choir practice. What will you
+    # measure to know whether it's working?" (0 of 8)
+    assert "plan" not in facets("I promise we'll be out before choir practice.")
+    assert "plan" in facets("I promise we'll fit the barrier before the turtles nest.")
+
+
 @pytest.mark.parametrize("money", ["rupees", "shillings", "pesos", "naira", "kronor", "pula"])
 def test_money_in_any_currency_is_money(money: str) -> None:
     # round bs: "You said the average cost of parts was eight hundred rupees a chair. How

@@ -413,6 +413,10 @@ _NO_PLAN = tuple(
         # this evening's plan: "we'll taste the young wines afterwards"
         r"\b(?:afterwards|after (?:this|the (?:talk|meeting|break|questions))|in a (?:moment|"
         r"minute)|over coffee|later (?:tonight|today|this evening))\b",
+        # the meeting itself: "I promise we'll be out before choir practice" (round bv: what
+        # will show it works, 0 of 8)
+        r"\b(?:i )?promise (?:you )?(?:we'll|we will|i'll|i will) (?:be (?:out|done|finished|"
+        r"quick|brief|short)|keep (?:it|this) (?:short|brief))\b",
         # what goes on as before: "we'll keep attendance records the same way we always
         # have" (round bs: its side effects and what will show it works, 0 of 8)
         r"\b(?:the same (?:way|as)|just as|as) (?:we|i|you|they) (?:always|already|currently|"
