@@ -1805,9 +1805,10 @@ def put_forward(transcript: str) -> tuple[int, str] | None:
     audience's plan both ask)."""
     for i, sentence in enumerate(_spoken_sentences(transcript)):
         m = _PUTS_FORWARD.search(sentence)
-        if m is None and _SPEAKER.search(sentence):
+        speaker = _SPEAKER.search(sentence) is not None
+        if m is None and speaker:
             m = _DECIDERS_ASKED.search(sentence)
-        if m is None and (_SPEAKER.search(sentence) or _IN_THE_ROOM.search(sentence)):
+        if m is None and (speaker or _IN_THE_ROOM.search(sentence)):
             m = _AGREES_IF.search(sentence)
         if m and not _NOT_PUT_FORWARD.search(sentence):
             verb = next(v for v in m.groups() if v).lower()
