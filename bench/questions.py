@@ -73,6 +73,7 @@ SPLITS = (
     "sealed66",
     "sealed67",
     "sealed68",
+    "sealed69",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
@@ -101,7 +102,8 @@ sealed60 (bn, likewise), sealed61 (bo, likewise),
 sealed62 (bp, likewise), sealed63 (bq, likewise),
 sealed64 (br, likewise), sealed65 (bs, likewise),
 sealed66 (bt, likewise), sealed67 (bu, likewise),
-sealed68 (bv, likewise)."""
+sealed68 (bv, likewise),
+sealed69 (bw, likewise)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
