@@ -306,7 +306,7 @@ def questions() -> str:
         "prev-bv": "round bu's code (3f7d68a), run on round bv's talks",
         "default-bw": "round bw (133ed25), 0.5B loaded as in coach rehearse",
         "qwen2.5-coder-0.5b-instruct-bw": "qwen2.5-coder-0.5b-instruct, round bw",
-        "prev-bw": "the code before round bw's change (11cffcf: round bv's, mended), run on round bw's talks",
+        "prev-bw": "the code before round bw's change (11cffcf, round bv's mended), on its talks",
         "default-ah": "round ah (2fdb7f2), 0.5B loaded as in coach rehearse",
         "prev-ah": "round ah: the code before the ask clause (11899bd)",
         "qwen2.5-coder-0.5b-instruct-ah": "qwen2.5-coder-0.5b-instruct, round ah",
