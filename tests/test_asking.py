@@ -704,6 +704,11 @@ def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
         ("Let's have a show of hands.", "what you're asking for"),
         ("Can we agree to start the lease in March?", "what you're asking for"),
         ("For the rest, I'm suggesting ten a month from each family.", "your suggestion"),
+        # round bw: two pitches asked nothing of them as a whole
+        ("I would like this council to pay for a roofing school, a small one.",
+         "what you're asking for"),
+        ("So, we have come to borrow three million francs from this credit union.",
+         "what you're asking for"),
     ],
 )  # fmt: skip
 def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str) -> None:
@@ -730,6 +735,8 @@ def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str
         "Can we vote with our feet?",
         "If the council agrees to resurface the road next year, traffic will slow.",
         "Can we agree that nobody likes a cold shower?",
+        "We have come to love the old hall.",
+        "The council will pay for the new roof in March.",
     ],
 )
 def test_what_is_not_put_forward(sentence: str) -> None:
@@ -889,6 +896,11 @@ def test_a_currency_heard_as_a_sound_is_not_quoted() -> None:
     talk = "We propose that members pay 60 nah per bird for each round."
     assert quotable_clause(spoken_numbers(talk)) == ""
     assert quotable_clause("We propose that members pay sixty naira per bird for each round.")
+    # round bw: "each apprentice would get fifty thousand like a month" (lek): 0 of 4
+    said = "Each apprentice would get fifty thousand {} a month while they train."
+    assert "like" not in quotable_clause(said.format("like"))
+    assert "lek" in quotable_clause(said.format("lek"))
+    assert quotable_clause("We had fifty like that one in the first week of the trial.")
 
 
 def test_advice_to_the_listeners_is_no_proposal() -> None:
@@ -1494,6 +1506,23 @@ def test_where_the_money_comes_from_or_a_draw_is_not_measured_as_working() -> No
     ):
         assert asked not in _frames(sentence)
     assert asked in _frames("I propose we hire two threshing machines for the whole season.")
+
+
+def test_how_a_group_pays_its_part_is_not_measured_as_working() -> None:
+    # round bw: "You said you would borrow the rest from the mutual savings bank. What will
+    # you measure to know whether it's working?" and the same of "you will put that in as
+    # your share" (0 of 10); the side effects of borrowing were accepted (6 of 6)
+    asked = "What will you measure to know whether it's working?"
+    for sentence in (
+        "We would borrow the rest from the mutual savings bank.",
+        "We will put that in as our share.",
+        "We will put our savings in as our own contribution.",
+    ):
+        assert asked not in _frames(sentence)
+        assert "Are there any side effects you're worried about?" in _frames(sentence)
+    assert asked in _frames(
+        "We would open the press to every family in the village on market days."
+    )
 
 
 def test_a_count_of_something_done_for_the_first_time_is_not_compared_with_usual() -> None:
