@@ -74,6 +74,7 @@ SPLITS = (
     "sealed67",
     "sealed68",
     "sealed69",
+    "sealed70",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
@@ -103,7 +104,8 @@ sealed62 (bp, likewise), sealed63 (bq, likewise),
 sealed64 (br, likewise), sealed65 (bs, likewise),
 sealed66 (bt, likewise), sealed67 (bu, likewise),
 sealed68 (bv, likewise),
-sealed69 (bw, likewise)."""
+sealed69 (bw, likewise),
+sealed70 (bx, likewise)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
