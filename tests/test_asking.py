@@ -709,6 +709,10 @@ def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
          "what you're asking for"),
         ("So, we have come to borrow three million francs from this credit union.",
          "what you're asking for"),
+        # round bx: two more
+        ("So tonight I'm putting it to the assembly for a vote.", "what you're asking for"),
+        ("Motion three on your sheet asks the members to let the committee spend the reserve.",
+         "what you're asking for"),
     ],
 )  # fmt: skip
 def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str) -> None:
@@ -736,6 +740,8 @@ def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str
         "If the council agrees to resurface the road next year, traffic will slow.",
         "Can we agree that nobody likes a cold shower?",
         "We have come to love the old hall.",
+        "We're putting the chairs to the side for the dance.",
+        "Last year's motion asked the council to close the road.",
         "The council will pay for the new roof in March.",
     ],
 )
@@ -1506,6 +1512,30 @@ def test_where_the_money_comes_from_or_a_draw_is_not_measured_as_working() -> No
     ):
         assert asked not in _frames(sentence)
     assert asked in _frames("I propose we hire two threshing machines for the whole season.")
+
+
+def test_a_drawback_for_others_is_no_step_to_delay() -> None:
+    # round bx: "You said you'd hold it on a Wednesday, so younger ones will be up late on
+    # a school night. What could delay that?" (0 of 6)
+    asked = "What could delay that?"
+    talk = (
+        "Good evening. I'd like us to move sports day to the evening this year. We'd hold it "
+        "on a Wednesday, so younger ones will be up late on a school night, and the principal "
+        "has agreed in principle to a nine o'clock start the next morning. Thank you."
+    )
+    claim = next(c for c in find_claims(talk) if "Wednesday" in c.text)
+    assert asked not in [f.text for f in frames_for(claim, talk)]
+    assert asked in _frames("We will hold it on a Wednesday in March.")
+
+
+def test_where_something_comes_from_is_no_change() -> None:
+    # round bx: "You said that familiar green comes from oxygen, roughly sixty to one hundred
+    # fifty miles up. Is that a trend, or could it be a one-off?" (0 of 8)
+    asked = "Is that a trend, or could it be a one-off?"
+    said = "That familiar green comes from oxygen, roughly sixty to one hundred fifty miles up."
+    assert not {"change", "shift"} & facets(said)
+    assert asked not in _frames(said)
+    assert {"change", "shift"} <= facets("Waiting times went from forty minutes to twelve.")
 
 
 def test_how_a_group_pays_its_part_is_not_measured_as_working() -> None:

@@ -94,7 +94,7 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"came back (?:up |down )?to|"
         r"rose|risen|fell|fallen|dropped|drop|increased?|decreased?|doubled|halved|tripled|"
         r"jump(?:ed)?|grew|grown|improved?|"
-        r"recovered?|cut (?:it|the|our|by)|from .{1,40}? to .{1,30}|a (?:rise|fall|loss|gain) "
+        r"recovered?|cut (?:it|the|our|by)|from [^,]{1,40}? to .{1,30}|a (?:rise|fall|loss|gain) "
         r"of|(?:more|fewer|less|shorter|longer|faster|slower|higher|lower) than|"
         r"(?:is|was|were|are|'s) (?:down|up) (?:to|from|by))\b",
         re.I,
@@ -166,7 +166,9 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"waited|wait)\b",
         re.I,
     ),
-    "shift": re.compile(rf"\b({_SHIFT_VERBS}|from [\w ,-]{{1,40}}? to )", re.I),
+    # "from ... to" within a phrase: not "comes from oxygen, roughly sixty to one hundred
+    # fifty miles up" (round bx: "Is that a trend, or could it be a one-off?", 0 of 8)
+    "shift": re.compile(rf"\b({_SHIFT_VERBS}|from [\w -]{{1,40}}? to )", re.I),
     "quoted": re.compile(r"\b(quotes?|quoted|tender|bids?|estimated?)\b", re.I),
     "first": re.compile(
         r"\b(?:the|our|my|its|their) (?:very )?first\b(?! of)|\bfor the first time\b", re.I
@@ -446,6 +448,13 @@ _OTHERS_WILL_FEEL = re.compile(
     r"may|could) (?:feel|think|say|worry|believe|complain|argue|object|mind|wonder|fear)\b"
 )
 """Others' reaction foreseen ("some families will feel that's unfair")."""
+_SO_OTHERS_WILL = re.compile(
+    r"\bso (?:the |our |their |all the )?(?:[\w-]+ )?(?:ones|children|kids|people|families|"
+    r"parents|residents|staff|customers|pupils|students|members|players|visitors|they) "
+    r"(?:will|'ll|would|might|could) (?:be|have to|need to|miss|lose|get)\b"
+)
+"""What the plan means for others, said after it ("we'd hold it on a Wednesday, so younger
+ones will be up late on a school night"): a drawback named, no step to delay."""
 _FELL_INTO = re.compile(
     r"\bf(?:e|a)ll(?:s|ing|en)? (?:a bit |a little |quite |very |rather |slightly |so |all )?"
     r"(?:soft|ill|sick|silent|quiet|asleep|apart|flat|behind|through|over|in love|pregnant|"
@@ -573,9 +582,10 @@ def facets(text: str) -> frozenset[str]:
         found -= {"result", "change", "shift", "period", "tally"}  # "if output drops..."
     if re.search(r"\b(was|were) going to\b", low) and not re.search(r"\b(will|'ll)\b", low):
         found -= {"future", "plan"}  # "she decided she was going to be a skater": the past
-    if _OTHERS_WILL_FEEL.search(low):
+    if _OTHERS_WILL_FEEL.search(low) or _SO_OTHERS_WILL.search(low):
         # "some families will feel that's unfair" (round bs: "What could delay that?", 0 of
-        # 8): how others will take it, no step to delay or plan to question
+        # 8), "so younger ones will be up late on a school night" (round bx, 0 of 6): how
+        # others will take it or fare, no step to delay or plan to question
         found -= {"future", "plan", "date", "step"}
     if re.search(r"\b(thought|expected|feared|assumed|worried|predicted)\b.*\b(would|'d)\b", low):
         found -= {"future", "plan"}  # "I thought we would lose a third": what was expected
@@ -1748,7 +1758,13 @@ _PUTS_FORWARD = re.compile(
     # "So, we have come to borrow three million five hundred thousand francs from this
     # credit union" (round bw: its pitch asked nothing of it as a whole)
     r"\b(?:i|we)(?:'ve| have) come (?:here )?(?:today |tonight |this \w+ )?to "
-    r"(?P<o>ask|borrow|request|apply)\b)",
+    r"(?P<o>ask|borrow|request|apply)\b|"
+    # "So tonight I'm putting it to the assembly for a vote", "Motion three on your sheet
+    # asks the members to let the committee spend ..." (round bx: no question of either
+    # as a whole)
+    r"\b(?:i|we)(?:'m| am|'re| are) (?:now |formally )?putting (?:it|this|that|the \w+) to "
+    r"(?:the |this |a )?(?:\w+ )?(?:for (?:a )?)?(?P<p>vote)\b|"
+    r"\b(?:motion|resolution)\b[^.?!]{0,40}?\b(?P<q>asks?) (?:you|us|the \w+|this \w+) to\b)",
     re.I,
 )
 """The speaker putting something forward: "what I'm proposing", "so here's my ask", "I'd
