@@ -290,10 +290,13 @@ def test_what_the_talk_puts_forward_is_asked_about_as_a_whole_first(persona: str
     assert first is not None and not first.lead_in.startswith("You said")
     assert "your proposal" in first.text
     rest = list(a.questions(3))
-    # the next quotes what it asks about (the first quoted nothing), and the whole
-    # proposal's "what could still hold it up?" is not followed by "what could delay that?"
-    assert rest and rest[0].lead_in.startswith("You said")
-    if "hold it up" in first.text:
+    # a second about the proposal as a whole, of another kind; then one that quotes what it
+    # asks about (they quoted nothing), and the whole proposal's "what could still hold it
+    # up?" is not followed by "what could delay that?"
+    assert len(rest) >= 2 and "your proposal" in rest[0].text
+    assert rest[0].ask_kind != first.ask_kind and rest[0].text != first.text
+    assert rest[1].lead_in.startswith("You said")
+    if any("hold it up" in q.text for q in (first, rest[0])):
         assert all(q.text != "What could delay that?" for q in rest)
 
 
@@ -353,12 +356,15 @@ def test_a_proposal_no_clause_can_say_back_is_still_asked_about() -> None:
     asked = list(sceptic.questions(3))
     assert [q.spoken_text for q in asked] == [
         "Let me push back a little. What do you see as the strongest argument against what "
-        "you're asking for?"
+        "you're asking for?",
+        "I'm wary of this. If your request goes ahead, are there any side effects you're "
+        "worried about?",
     ]
     assert asked[0].ask_kind == "objection" and "my ask" in asked[0].focus
     curious = Audience(None, talk, AudienceOptions(persona="curious", wording="grounded"))
     assert [q.text for q in curious.questions(3)] == [
-        "If your request is approved, what could still hold it up?"
+        "If your request is approved, what could still hold it up?",
+        "If your request goes ahead, are there any side effects you're worried about?",
     ]
     # a talk that puts nothing forward still has no question
     report = talk.replace("So here's my ask: I'd like approval for two things. ", "")
@@ -371,9 +377,8 @@ def test_the_whole_proposal_comes_before_a_quoted_question() -> None:
         "the three floors. So here's my ask: I'd like approval for two things. Thank you."
     )
     asked = list(Audience(None, talk, AudienceOptions(wording="grounded")).questions(3))
-    assert len(asked) >= 2 and "your request" in asked[0].text
-    assert asked[1].lead_in.startswith("You said ")
-    assert sum("asking for" in q.text or "your request" in q.text for q in asked) == 1
+    assert len(asked) == 3 and all("your request" in q.text for q in asked[:2])
+    assert asked[2].lead_in.startswith("You said ")
 
 
 def test_a_toast_is_not_questioned() -> None:
