@@ -75,6 +75,7 @@ SPLITS = (
     "sealed68",
     "sealed69",
     "sealed70",
+    "sealed71",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
@@ -105,7 +106,8 @@ sealed64 (br, likewise), sealed65 (bs, likewise),
 sealed66 (bt, likewise), sealed67 (bu, likewise),
 sealed68 (bv, likewise),
 sealed69 (bw, likewise),
-sealed70 (bx, likewise)."""
+sealed70 (bx, likewise),
+sealed71 (by, likewise)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
