@@ -698,6 +698,8 @@ class Audience:
         """Every question asked, as spoken (lead-in and question)."""
         self._last_focus = ""
         """The claim the last new question was about (:meth:`_relead`)."""
+        self._last_stance = ""
+        """The persona's stance the last new question said, if any (:meth:`_relead`)."""
         self._next_plan: PlannedQuestion | None = None
         """The plan the next new question keeps to, as :meth:`_grounded_next` chose it (the
         next planned one, or another on the last point)."""
@@ -896,6 +898,9 @@ class Audience:
             asked=spoken,
             unsure=self._unsure_for(plan.claim),
         ):
+            if any(self._is_whole(p) and p.kind == plan_kind for p in self.planned
+                   for plan_kind in asking.whole_frame_kinds(text)):  # fmt: skip
+                continue  # asked of the whole proposal: not again of one of its points
             if check_question(f"{lead_in} {text}", transcript=self.transcript, asked=list(asked),
                               options=self.options) is None:  # fmt: skip
                 now = time.monotonic()
@@ -929,10 +934,18 @@ class Audience:
 
     def _relead(self, q: Question) -> None:
         """A question about the point the previous one quoted says "Still on that point."
-        instead of quoting it again."""
+        instead of quoting it again, and the persona's stance just said ("I'm wary of
+        this.") is not said again (round by: 0 of 8 verdicts on such questions)."""
         if q.lead_in.startswith("You said ") and q.focus == self._last_focus:
             self.asked_spoken.append(q.spoken_text)  # as worded: never asked again
             q.lead_in = "Still on that point."
+        lines = STANCES.get(self.options.persona, {}).values() if self.options.stance else ()
+        stance = next((line for line in lines if q.lead_in.endswith(line)), "")
+        if stance and stance == self._last_stance:
+            self.asked_spoken.append(q.spoken_text)
+            q.lead_in = q.lead_in[: -len(stance)].rstrip()
+            stance = ""
+        self._last_stance = stance
         # a question about the proposal as a whole quoted nothing: the next one quotes
         quoted = q.lead_in.startswith("You said ") or q.lead_in == "Still on that point."
         self._last_focus = q.focus if quoted else ""

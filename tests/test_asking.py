@@ -25,6 +25,7 @@ from coach.analysis.asking import (
     scripted,
     unsure_set,
     unsure_words,
+    whole_frame_kinds,
     whole_proposal_questions,
 )
 from coach.analysis.claims import ASK_KINDS, find_claims, spoken_numbers
@@ -1536,6 +1537,17 @@ def test_where_something_comes_from_is_no_change() -> None:
     assert not {"change", "shift"} & facets(said)
     assert asked not in _frames(said)
     assert {"change", "shift"} <= facets("Waiting times went from forty minutes to twelve.")
+
+
+def test_the_purpose_of_what_was_done_is_no_plan() -> None:
+    # round by: "You said you would photograph both flanks of any animal passing." asked
+    # its side effects, the strongest argument against it and what will show it works (8
+    # of 16: "Each camera was paired with another facing it so we would photograph ...")
+    said = "Each camera was paired with another facing it so we would photograph both flanks."
+    assert "plan" not in facets(said)
+    assert "plan" in facets("We would pair each camera with another so we could photograph both.")
+    assert whole_frame_kinds("Are there any side effects you're worried about?") == ("cost",)
+    assert whole_frame_kinds("How was that measured?") == ()
 
 
 def test_how_a_group_pays_its_part_is_not_measured_as_working() -> None:

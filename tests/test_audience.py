@@ -300,6 +300,28 @@ def test_what_the_talk_puts_forward_is_asked_about_as_a_whole_first(persona: str
         assert all(q.text != "What could delay that?" for q in rest)
 
 
+def test_a_stance_just_said_is_not_said_again() -> None:
+    # round by: "I'm wary of this. If your request goes ahead, are there any side effects
+    # you're worried about?", then "I'm wary of this. If your request is approved, what
+    # could still hold it up?" (0 of 8 verdicts on such second questions)
+    talk = (
+        "Good evening. Our bridge gets eight hundred visitors a day in the dry season. So "
+        "I'm asking you to approve a visitor fee of fifty rupees, paid at the village gate. "
+        "We are asking for the open book and a quarterly report on how it is spent. Thank you."
+    )
+    for persona in ("skeptical", "expert", "curious"):
+        asked = list(Audience(None, talk, AudienceOptions(persona=persona)).questions(3))
+        assert len(asked) >= 2
+        for before, after in zip(asked, asked[1:], strict=False):
+            said = [line for line in STANCES[persona].values() if before.lead_in.endswith(line)]
+            assert not said or not after.lead_in.endswith(said[0]), (before, after)
+        # nor is what was asked of the whole proposal asked again of one of its points
+        wholes = [q.text for q in asked if not q.lead_in.startswith(("You said", "Still"))]
+        for q in asked:
+            if q.lead_in.startswith(("You said", "Still")):
+                assert not any(q.text.lower().rstrip("?") in w.lower() for w in wholes), q
+
+
 def test_the_question_about_the_whole_proposal_is_prepared_during_the_talk() -> None:
     talk = (
         "Good evening. Last year the average wait at the front desk was forty-seven minutes "

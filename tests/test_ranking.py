@@ -79,6 +79,12 @@ def test_ranked_questions_put_the_likeliest_first() -> None:
     assert all(lead.startswith("You said ") for lead, _q, _p in ranked)
 
 
+REPORT = TALK.replace(
+    "So I propose that we make the ten-minute service permanent from September. ", ""
+)
+"""The talk without its proposal (which is asked about as a whole first, unranked)."""
+
+
 def _ranker_preferring(frame: str, monkeypatch: pytest.MonkeyPatch) -> None:
     r = QuestionRanker({f"frame={frame}": 4.0}, -2.0, ask_above=0.5)
     monkeypatch.setattr(asking, "default_ranker", lambda: r)
@@ -88,7 +94,7 @@ def _ranker_preferring(frame: str, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_audience_asks_its_likeliest_question_first(monkeypatch: pytest.MonkeyPatch) -> None:
     later = "How was that measured?"  # not the curious one's first
     _ranker_preferring(later, monkeypatch)
-    audience = Audience(None, TALK, AudienceOptions(persona="curious", wording="grounded"))
+    audience = Audience(None, REPORT, AudienceOptions(persona="curious", wording="grounded"))
     first = audience.next_question(optional=True)
     assert first is not None and first.text == later
     assert first.likelihood == pytest.approx(0.88, abs=0.01)
@@ -99,7 +105,7 @@ def test_after_the_first_the_audience_asks_only_likely_questions(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _ranker_preferring("No frame is called this.", monkeypatch)  # every question at 0.12
-    audience = Audience(None, TALK, AudienceOptions(wording="grounded"))
+    audience = Audience(None, REPORT, AudienceOptions(wording="grounded"))
     asked = list(audience.questions(4))
     # the best it has, then one more on the same point (no new quote), then it stops:
     # nothing else a listener would likely ask
@@ -114,6 +120,9 @@ def test_a_likely_question_comes_first_for_a_curious_listener_too(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _ranker_preferring("What could delay that?", monkeypatch)
-    audience = Audience(None, TALK, AudienceOptions(wording="grounded", persona="curious"))
+    plan = REPORT.replace(
+        "Let's", "We will make the ten-minute service permanent from September. Let's"
+    )
+    audience = Audience(None, plan, AudienceOptions(wording="grounded", persona="curious"))
     asked = list(audience.questions(2))
     assert asked and asked[0].text == "What could delay that?"

@@ -432,6 +432,10 @@ _NO_PLAN = tuple(
         # have" (round bs: its side effects and what will show it works, 0 of 8)
         r"\b(?:the same (?:way|as)|just as|as) (?:we|i|you|they) (?:always|already|currently|"
         r"usually|normally) (?:have|do|did)\b",
+        # the purpose of what was done: "Each camera was paired with another facing it so
+        # we would photograph both flanks of any animal passing" (round by: its side
+        # effects, the strongest argument against it, what will show it works: 8 of 16)
+        r"\b(?:was|were|had)\b[^.]{0,60}?\bso (?:that )?(?:we|i|they) (?:would|could)\b",
         # what the plan brings: "we would also use much less water"
         r"\b(?:would|will|'d|'ll|could) (?:also |then |now |probably |actually )?(?:use|need|"
         r"spend|pay|have|see|get|lose|waste|burn|produce|emit|make|save) (?:much |far |a lot |"
@@ -1825,6 +1829,13 @@ WHOLE_PROPOSAL_QUESTIONS: dict[str, tuple[str, str]] = {
 and ``{name}`` name the proposal ("your proposal"; ``{name}`` says "your request" for
 "what you're asking for"): one of round bb's two reviewers rejected every "If it's
 approved, ..." as about no specific point (0 of 16, the other 15 of 16)."""
+
+
+def whole_frame_kinds(frame: str) -> tuple[str, ...]:
+    """The kinds of question about a proposal as a whole that ask what ``frame`` asks of
+    one claim ("Are there any side effects you're worried about?" -> ("cost",)): once
+    asked of the whole proposal, not asked again of one of its points."""
+    return tuple(kind for kind, (_q, f) in WHOLE_PROPOSAL_QUESTIONS.items() if f == frame)
 
 
 @functools.lru_cache(maxsize=8)
