@@ -13,7 +13,7 @@ EVAL ?= ../shared/eval
 APT_PACKAGES := $(if $(shell command -v g++ 2>/dev/null),,build-essential) chromium \
 	pulseaudio pulseaudio-utils libportaudio2 libasound2-plugins
 
-.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-accuracy-long bench-accuracy-external bench-pauses bench-speed bench-latency bench-interview bench-questions bench-interview-questions bench-judge bench-long bench-listen bench-pitch bench-ray train-ranker train-judge fixtures clean
+.PHONY: setup system venv models test test-fast lint demo demo-score bench bench-accuracy bench-second-alignment bench-accuracy-long bench-accuracy-external bench-pauses bench-speed bench-latency bench-interview bench-questions bench-interview-questions bench-judge bench-long bench-listen bench-pitch bench-ray train-ranker train-judge fixtures clean
 
 setup: system venv models  ## everything: system packages, .venv, default models
 
@@ -58,6 +58,9 @@ bench: bench-accuracy bench-speed
 
 bench-accuracy: setup  ## filled pauses, word counts, pace and pauses against ../shared/eval
 	$(BIN)/python bench/accuracy.py --eval $(EVAL)
+
+bench-second-alignment: setup  ## the filled pauses bench-accuracy found on acoustic_corpus.wav, in time against polyglotdb's own alignment of it (fetched into ~/.cache/coach-bench)
+	$(BIN)/python bench/second_alignment.py
 
 bench-accuracy-long: setup  ## filled pauses on the eval clips joined into one 10-minute file: primed pieces, or the prompt in the first or every window
 	$(BIN)/python bench/accuracy_long.py --eval $(EVAL)

@@ -112,3 +112,16 @@ def test_committed_truth_matches_the_manifest() -> None:
         assert t["filled_pause_count"] == sum(t["filled_pauses"].values()) > 0
         starts = [w["start"] for w in t["word_times"]]
         assert starts == sorted(starts)
+
+
+def test_a_second_alignment_scores_the_fillers_found_in_time() -> None:
+    import second_alignment
+
+    words = second_alignment.word_times(SHORT)
+    assert [w["word"] for w in words] == ["uh", "um", 'say "hi" [laughter]']
+    # the "um" aligned 10 ms long has no time; "uh" found 0.2 s late is a hit, and an
+    # "um" placed on the last words is false
+    out = second_alignment.score([["uh", 0.6, 0.9], ["um", 1.5, 1.9]], words)
+    assert (out["tp"], out["fp"], out["fn"]) == (1, 1, 0)
+    assert out["truth"] == [["uh", 0.4, 0.9]]
+    assert second_alignment.score([], words)["fn"] == 1
