@@ -1539,6 +1539,36 @@ def test_where_something_comes_from_is_no_change() -> None:
     assert {"change", "shift"} <= facets("Waiting times went from forty minutes to twelve.")
 
 
+def test_a_journey_or_a_thing_moved_is_no_change() -> None:
+    # round bz: "Is that a trend, or could it be a one-off?" of "people fly here from Europe
+    # and Japan to train at two thousand four hundred meters" and of "sand is taken off the
+    # sea side, carried over the top, and dropped down the forest side" (0 of 16)
+    for said in (
+        "People fly here from Europe and Japan to train at two thousand four hundred meters.",
+        "Sand has taken off the seaside, carried over the top, and dropped down the forest side.",
+    ):
+        assert not {"change", "shift"} & facets(said), said
+    assert {"change", "shift"} <= facets("The share fell from nineteen percent to six.")
+    assert "change" in facets("Prices dropped over the summer by a third.")
+
+
+def test_a_drawback_the_speaker_will_not_hide_answers_the_side_effects() -> None:
+    # round bz: "If your recommendation goes ahead, are there any side effects you're
+    # worried about?" after "Here's the part I don't want to hide." and its costs (0 of 8)
+    talk = (
+        "Good evening. My recommendation is that we switch line two to bronze dies. Here's "
+        "the part I don't want to hide. Output falls from nine tonnes a day to six. Thank you."
+    )
+    kinds = [k for k, _q in whole_proposal_questions(talk)]
+    assert "cost" not in kinds and "next_steps" in kinds
+    assert "cost" in [
+        k
+        for k, _q in whole_proposal_questions(
+            talk.replace("Here's the part I don't want to hide. ", "")
+        )
+    ]
+
+
 def test_the_purpose_of_what_was_done_is_no_plan() -> None:
     # round by: "You said you would photograph both flanks of any animal passing." asked
     # its side effects, the strongest argument against it and what will show it works (8

@@ -77,6 +77,13 @@ _SHIFT_VERBS = (
     r"went (?:up|down)|" + _CAME_TO + r"|rose|fell|dropped|increased|decreased|doubled|halved"
 )
 """Verbs that say a measure moved (the "shift" facet's, besides "from X to Y")."""
+_NOT_TRAVEL = "".join(
+    rf"(?<!{w} )"
+    for w in "fly flew flown here there come came comes travel travelled "
+    "traveled drive drove commute walk walked sail sailed".split()
+)
+"""Before "from ... to": not a journey ("people fly here from Europe and Japan to train",
+round bz: "Is that a trend, or could it be a one-off?", 0 of 8)."""
 
 _FROM_TO = re.compile(r"\bfrom\b[\w ,'-]{1,40}?\bto\b")
 _FIGURE_MOVED = re.compile(
@@ -94,7 +101,8 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"came back (?:up |down )?to|"
         r"rose|risen|fell|fallen|dropped|drop|increased?|decreased?|doubled|halved|tripled|"
         r"jump(?:ed)?|grew|grown|improved?|"
-        r"recovered?|cut (?:it|the|our|by)|from [^,]{1,40}? to .{1,30}|a (?:rise|fall|loss|gain) "
+        r"recovered?|cut (?:it|the|our|by)|" + _NOT_TRAVEL + r"from [^,]{1,40}? to .{1,30}|"
+        r"a (?:rise|fall|loss|gain) "
         r"of|(?:more|fewer|less|shorter|longer|faster|slower|higher|lower) than|"
         r"(?:is|was|were|are|'s) (?:down|up) (?:to|from|by))\b",
         re.I,
@@ -168,7 +176,7 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     # "from ... to" within a phrase: not "comes from oxygen, roughly sixty to one hundred
     # fifty miles up" (round bx: "Is that a trend, or could it be a one-off?", 0 of 8)
-    "shift": re.compile(rf"\b({_SHIFT_VERBS}|from [\w -]{{1,40}}? to )", re.I),
+    "shift": re.compile(rf"\b({_SHIFT_VERBS}|{_NOT_TRAVEL}from [\w -]{{1,40}}? to )", re.I),
     "quoted": re.compile(r"\b(quotes?|quoted|tender|bids?|estimated?)\b", re.I),
     "first": re.compile(
         r"\b(?:the|our|my|its|their) (?:very )?first\b(?! of)|\bfor the first time\b", re.I
@@ -401,9 +409,13 @@ spring tides, we'll open the sluice gate over there" (round bo, an explainer's s
 the side effects, the argument against it and what will show it works, 0 of 16): how
 something is done, not a plan."""
 
-_NO_CATCH = r"pretend (?:that )?there(?:'s| is) no (?:catch|downside|drawback|cost|problem)"
+_NO_CATCH = (
+    r"pretend (?:that )?there(?:'s| is) no (?:catch|downside|drawback|cost|problem)|"
+    r"(?:i|we) (?:don't|do not|won't|will not) (?:want to )?hide\b"
+)
 """The speaker owning a drawback: "Now I'm not going to pretend there's no catch." (round
-bg: the strongest argument against, and the side effects, 0 of 6): it answers both."""
+bg: the strongest argument against, and the side effects, 0 of 6), "Here's the part I
+don't want to hide." (round bz: the side effects, 0 of 8): it answers both."""
 
 _NO_PLAN = tuple(
     re.compile(pattern)
@@ -459,6 +471,11 @@ _SO_OTHERS_WILL = re.compile(
 )
 """What the plan means for others, said after it ("we'd hold it on a Wednesday, so younger
 ones will be up late on a school night"): a drawback named, no step to delay."""
+_MOVED_DOWN = re.compile(
+    r"\b(?:drop(?:s|ped)?|f[ae]ll(?:s|en)?|rose|rises?|risen|climb(?:s|ed)?|slid(?:es)?|"
+    r"roll(?:s|ed)?) (?:down|over|into|onto|off|out of|up|along|across) (?:the|a|an|its|their)\b"
+)
+"""A thing that moved ("dropped down the forest side"), not a measure that fell."""
 _FELL_INTO = re.compile(
     r"\bf(?:e|a)ll(?:s|ing|en)? (?:a bit |a little |quite |very |rather |slightly |so |all )?"
     r"(?:soft|ill|sick|silent|quiet|asleep|apart|flat|behind|through|over|in love|pregnant|"
@@ -534,6 +551,10 @@ def facets(text: str) -> frozenset[str]:
         found -= {"change", "shift"}  # "open from eight till six": hours, not a change
     if re.search(r"\b(?:fell|falls?|falling|come|came) short\b|\bdrop(?:ped|s)? anchor\b", low):
         found -= {"change", "shift"}  # "our target was fifteen hundred, so we fell short"
+    if _MOVED_DOWN.search(low) and not re.search(_NUMBER, low):
+        # "sand is taken off the sea side, carried over the top, and dropped down the
+        # forest side" (round bz: "Is that a trend?", 0 of 8): a thing moved, no figure
+        found -= {"change", "shift", "result"}
     if _FELL_INTO.search(low) and not _figure_outside(low, _FELL_INTO):
         # "they still fell a bit soft", tiny.en's "felt" (round bq: "Is that a trend?", 0 of
         # 8): a state, nothing that fell
