@@ -77,6 +77,7 @@ SPLITS = (
     "sealed70",
     "sealed71",
     "sealed72",
+    "sealed73",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
@@ -109,7 +110,8 @@ sealed68 (bv, likewise),
 sealed69 (bw, likewise),
 sealed70 (bx, likewise),
 sealed71 (by, likewise),
-sealed72 (bz, likewise)."""
+sealed72 (bz, likewise),
+sealed73 (ca, likewise)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
