@@ -558,6 +558,10 @@ _FOLLOW_UP_TEMPLATES: dict[str, str] = {
     "method": "How exactly was it measured: what was counted, and how?",
     "limits": "Where would it not work, in your view?",
 }
+_FOLLOW_UP_SIDE_EFFECTS = "So which side effect would you watch most closely?"
+"""The plain follow-up to a question about side effects (of the "cost" kind, whose plain
+follow-up asks about money: "Roughly what would it cost?" after "Are there any side
+effects you're worried about?" asked for something else)."""
 
 
 def said_back(
@@ -574,16 +578,20 @@ def said_back(
 def follow_up_lines() -> tuple[str, ...]:
     """Every plain follow-up (worth synthesising in advance: they are said when the model
     cannot make a follow-up in time)."""
-    return tuple(_FOLLOW_UP_TEMPLATES.values())
+    return (*_FOLLOW_UP_TEMPLATES.values(), _FOLLOW_UP_SIDE_EFFECTS)
 
 
 def fallback_for(
     plan: PlannedQuestion, *, follow_up: bool = False, transcript: str = "",
-    unsure: frozenset[asking.Unsure] = frozenset(),
+    unsure: frozenset[asking.Unsure] = frozenset(), asked: str = "",
 ) -> tuple[str, str]:  # fmt: skip
-    """A plain (lead-in, question) about one planned claim, with no model."""
+    """A plain (lead-in, question) about one planned claim, with no model. A follow-up to
+    ``asked`` (the question whose answer missed it) that asked about side effects presses
+    on those, not on the kind's money question."""
     table = _FOLLOW_UP_TEMPLATES if follow_up else _TEMPLATES
     lead = "" if follow_up else said_back(plan.claim.text, transcript=transcript, unsure=unsure)
+    if follow_up and "side effect" in asked.lower():
+        return lead, _FOLLOW_UP_SIDE_EFFECTS
     return lead, table[plan.kind]
 
 
@@ -1152,7 +1160,7 @@ class Audience:
         plan = self.plan_for(follow_up_to) or PlannedQuestion(self.claims[0], "evidence")
         prompt = _follow_up_prompt(self.options.persona_text, plan, follow_up_to.text, answer,
                                    why)  # fmt: skip
-        _lead, fallback = fallback_for(plan, follow_up=True)
+        _lead, fallback = fallback_for(plan, follow_up=True, asked=follow_up_to.text)
         llm = self.llm
         # the slower of a new question's time and a follow-up's (a longer prompt)
         times = [statistics.median(self.generation_s)] if self.generation_s else []

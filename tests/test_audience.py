@@ -15,12 +15,14 @@ from coach.audience import (
     Audience,
     AudienceOptions,
     Question,
+    _last,
     check_faithful,
     check_lead_in,
     check_not_stated,
     check_question,
     check_recital,
     fallback_for,
+    follow_up_lines,
     json_string_pieces,
     parse_question,
     said_back,
@@ -90,6 +92,21 @@ def test_fallback_questions_are_well_formed() -> None:
             assert check_question(f"{lead} {q}", transcript=TALK, asked=[]) is None
             _, fu = fallback_for(plan, follow_up=True)
             assert fu.endswith("?")
+
+
+def test_the_plain_follow_up_to_side_effects_presses_on_side_effects() -> None:
+    # a live rehearsal: "If your proposal goes ahead, are there any side effects you're
+    # worried about?", an answer that missed, then "Roughly what would it cost, and who
+    # would pay?" (the cost kind's money question)
+    talk = "So I propose that we make the ten-minute service permanent from September."
+    a = Audience(None, talk, AudienceOptions(persona="skeptical", wording="grounded"))
+    asked = list(a.questions(2))
+    side = next(q for q in asked if "side effects" in q.text)
+    follow = _last(a.ask(follow_up_to=side, answer="The checklist covers naming.", why="x"))
+    assert "side effect" in follow.text and "cost" not in follow.text
+    assert follow.text in follow_up_lines()
+    plan = a.plan_for(side)
+    assert plan is not None and fallback_for(plan, follow_up=True)[1] != follow.text
 
 
 def test_said_back_speaks_to_the_speaker() -> None:
