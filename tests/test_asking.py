@@ -1539,6 +1539,20 @@ def test_where_something_comes_from_is_no_change() -> None:
     assert {"change", "shift"} <= facets("Waiting times went from forty minutes to twelve.")
 
 
+def test_a_count_after_the_talk_said_it_was_the_first_time_is_not_compared_with_usual() -> None:
+    # round ca: "You said you had forty-six volunteers and nine staff on the phones. Is
+    # that more or less than usual?" (0 of 8: "This summer, for the first time, we ran a
+    # structured telephone check")
+    asked = "Is that more or less than usual?"
+    count = "We had forty-six volunteers and nine staff on the phones."
+    first = f"Good morning. This summer, for the first time, we ran a telephone check. {count}"
+    claim = next(c for c in find_claims(first) if "forty-six" in c.text)
+    assert asked not in [f.text for f in frames_for(claim, first)]
+    again = first.replace("for the first time, ", "")
+    claim = next(c for c in find_claims(again) if "forty-six" in c.text)
+    assert asked in [f.text for f in frames_for(claim, again)]
+
+
 def test_a_journey_or_a_thing_moved_is_no_change() -> None:
     # round bz: "Is that a trend, or could it be a one-off?" of "people fly here from Europe
     # and Japan to train at two thousand four hundred meters" and of "sand is taken off the

@@ -476,6 +476,12 @@ _MOVED_DOWN = re.compile(
     r"roll(?:s|ed)?) (?:down|over|into|onto|off|out of|up|along|across) (?:the|a|an|its|their)\b"
 )
 """A thing that moved ("dropped down the forest side"), not a measure that fell."""
+_FIRST_RUN = re.compile(
+    r"\bfor the (?:very )?first time\b|\b(?:our|its|the) (?:very )?first (?:year|summer|"
+    r"winter|season|term|spring|autumn|month)\b(?! (?:was|of the))"
+)
+"""Something run for the first time, said before a count: nothing usual to compare the
+count with."""
 _FELL_INTO = re.compile(
     r"\bf(?:e|a)ll(?:s|ing|en)? (?:a bit |a little |quite |very |rather |slightly |so |all )?"
     r"(?:soft|ill|sick|silent|quiet|asleep|apart|flat|behind|through|over|in love|pregnant|"
@@ -1631,6 +1637,13 @@ def frames_for(
     if "tally" in found and "first" in said:
         # nothing usual to compare with: "We had forms for almost nine hundred birds this
         # way, and now, for the first time, we have a map" (round ba, 0 of 8)
+        found -= {"tally"}
+    if "tally" in found and _FIRST_RUN.search(
+        " ".join(_spoken_sentences(transcript)[: claim.index]).lower()
+    ):
+        # a talk that said earlier it did it for the first time: "This summer, for the first
+        # time, we ran a structured telephone check" (round ca: "forty-six volunteers and
+        # nine staff on the phones. Is that more or less than usual?", 0 of 8)
         found -= {"tally"}
     if re.match(r"(?:so |and )?(?:that|which|this) means\b", claim.text.lower()):
         # "That means the title breaks even at six hundred copies, and [the average one
