@@ -1553,6 +1553,15 @@ def test_a_count_after_the_talk_said_it_was_the_first_time_is_not_compared_with_
     assert asked in [f.text for f in frames_for(claim, again)]
 
 
+def test_a_year_followed_by_from_says_when() -> None:
+    # round cb: "You said the explanation came in nineteen ninety-seven from a group at the
+    # University of Chicago. Is that more or less than usual?" (0 of 8)
+    said = "The explanation came in nineteen ninety-seven from a group at the University."
+    assert "tally" not in facets(said)
+    assert "Is that more or less than usual?" not in _frames(said)
+    assert "change" in facets("Membership went up in two thousand four by a third.")
+
+
 def test_a_journey_or_a_thing_moved_is_no_change() -> None:
     # round bz: "Is that a trend, or could it be a one-off?" of "people fly here from Europe
     # and Japan to train at two thousand four hundred meters" and of "sand is taken off the

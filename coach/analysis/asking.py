@@ -319,7 +319,7 @@ _YEAR = re.compile(
     r"(?:ten|eleven|twelve|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
     r"one|two|three|four|five|six|seven|eight|nine)(?:-[a-z]+)?|two thousand(?: and)?"
     r"(?: [a-z]+(?:-[a-z]+)?)?)(?=[,.;:!?]|$| (?:and|when|but|so|to|at|on|the|we|i|it|they|"
-    r"he|she|after|before|because|with|until|or)\b)"
+    r"he|she|after|before|because|with|until|or|from|by|in)\b)"
 )
 """A year as spoken after "in", "since" and the like ("went up in two thousand four"):
 when a sentence's only figure, it says when, not how much."""
