@@ -1553,6 +1553,14 @@ def test_a_count_after_the_talk_said_it_was_the_first_time_is_not_compared_with_
     assert asked in [f.text for f in frames_for(claim, again)]
 
 
+def test_a_choice_made_in_the_meeting_is_no_plan() -> None:
+    # round cc: "You said you would suggest that you choose the three tonight. What will you
+    # measure to know whether it's working?" (0 of 4; its side effects 0 of 4)
+    assert "plan" not in facets("I would suggest we choose the three tonight")
+    assert "plan" not in facets("We will elect the new treasurer today")
+    assert "plan" in facets("I would suggest we choose the three trainees in March")
+
+
 def test_a_year_followed_by_from_says_when() -> None:
     # round cb: "You said the explanation came in nineteen ninety-seven from a group at the
     # University of Chicago. Is that more or less than usual?" (0 of 8)

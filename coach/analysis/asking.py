@@ -440,6 +440,10 @@ _NO_PLAN = tuple(
         # will show it works, 0 of 8)
         r"\b(?:i )?promise (?:you )?(?:we'll|we will|i'll|i will) (?:be (?:out|done|finished|"
         r"quick|brief|short)|keep (?:it|this) (?:short|brief))\b",
+        # a choice made in the meeting itself: "I would suggest we choose the three tonight"
+        # (round cc: what will show it works, its side effects, 0 of 8)
+        r"\b(?:choose|pick|elect|select|name|appoint|nominate) (?:the |our |your )?(?:\w+ ){0,2}"
+        r"(?:tonight|today|this (?:evening|morning|afternoon)|here and now|now)\b",
         # what goes on as before: "we'll keep attendance records the same way we always
         # have" (round bs: its side effects and what will show it works, 0 of 8)
         r"\b(?:the same (?:way|as)|just as|as) (?:we|i|you|they) (?:always|already|currently|"
