@@ -866,8 +866,8 @@ class Audience:
         asked = self.asked_spoken + [q.spoken_text for _p, q in self.candidates]
         found = asking.kind_probabilities(claim, self.transcript, asked=asked,
                                           unsure=self._unsure_for(claim))  # fmt: skip
-        for plan in self.planned:
-            if self._is_whole(plan) and plan.claim.index == claim.index:
+        for plan in self._asked_wholes():
+            if plan.claim.index == claim.index:
                 # asked of the proposal as a whole ("If your proposal is approved, what
                 # could still hold it up?"): not again of its sentence ("What could delay
                 # that?")
@@ -899,6 +899,7 @@ class Audience:
         if self._is_whole(plan):
             return self._whole_question(plan, asked, started)
         spoken = self.asked_spoken + [q.spoken_text for _p, q in self.candidates]
+        whole_kinds = {p.kind for p in self._asked_wholes()}
         for lead_in, text, likelihood in asking.ranked_questions(
             plan.claim,
             plan.kind,
@@ -906,8 +907,7 @@ class Audience:
             asked=spoken,
             unsure=self._unsure_for(plan.claim),
         ):
-            if any(self._is_whole(p) and p.kind == plan_kind for p in self.planned
-                   for plan_kind in asking.whole_frame_kinds(text)):  # fmt: skip
+            if whole_kinds.intersection(asking.whole_frame_kinds(text)):
                 continue  # asked of the whole proposal: not again of one of its points
             if check_question(f"{lead_in} {text}", transcript=self.transcript, asked=list(asked),
                               options=self.options) is None:  # fmt: skip
@@ -1228,13 +1228,17 @@ class Audience:
         """Whether a plan is of a question about the talk's proposal as a whole."""
         return any(plan is whole for whole in self._wholes)
 
+    def _asked_wholes(self) -> list[PlannedQuestion]:
+        """The plans of the questions about the proposal as a whole asked so far."""
+        return [p for p in self.planned if self._is_whole(p)]
+
     def _whole_plan(self) -> tuple[PlannedQuestion, Question] | None:
         """Before any other question: the plan and the question about the talk's proposal
         as a whole (:func:`coach.analysis.asking.whole_proposal_questions`), if the talk
         puts something forward, the persona has such a question of a kind not asked yet
         and the talk has not answered it; else None. At most :data:`_MAX_WHOLE` of them,
         first. A pitch whose ask no clause can say back gets them too."""
-        wholes = [p for p in self.planned if self._is_whole(p)]
+        wholes = self._asked_wholes()
         if self.options.wording != "grounded" or len(wholes) < len(self.planned):
             return None
         if len(wholes) >= _MAX_WHOLE:

@@ -1642,9 +1642,8 @@ def frames_for(
         # nothing usual to compare with: "We had forms for almost nine hundred birds this
         # way, and now, for the first time, we have a map" (round ba, 0 of 8)
         found -= {"tally"}
-    if "tally" in found and _FIRST_RUN.search(
-        " ".join(_spoken_sentences(transcript)[: claim.index]).lower()
-    ):
+    sentences = _spoken_sentences(transcript)
+    if "tally" in found and _FIRST_RUN.search(" ".join(sentences[: claim.index]).lower()):
         # a talk that said earlier it did it for the first time: "This summer, for the first
         # time, we ran a structured telephone check" (round ca: "forty-six volunteers and
         # nine staff on the phones. Is that more or less than usual?", 0 of 8)
@@ -1660,7 +1659,6 @@ def frames_for(
     parsed = syntax.parse(clause)  # the clause asked about: "I took ... and they went from"
     if parsed is not None:
         found = _parsed_facets(found, clause, parsed)
-    sentences = _spoken_sentences(transcript)
     before = " ".join(sentences[max(0, claim.index - 2) : claim.index])
     if (
         "change" in found
