@@ -714,6 +714,27 @@ def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
         ("So tonight I'm putting it to the assembly for a vote.", "what you're asking for"),
         ("Motion three on your sheet asks the members to let the committee spend the reserve.",
          "what you're asking for"),
+        # asks no pattern found in rounds bi-cc (23 proposals given no question of the
+        # whole): a decision or money wanted, what the speaker needs from the room
+        ("I'd like a decision from this group by the end of the month.",
+         "what you're asking for"),
+        ("I'd like the committee's go-ahead to spend up to seven thousand.",
+         "what you're asking for"),
+        ("The stands are cheap, and I'd like a small reserve for replacements.",
+         "what you're asking for"),
+        ("What I'm looking for from council tonight is a line in next year's budget.",
+         "what you're asking for"),
+        ("So what I need from this room tonight is two things.", "what you're asking for"),
+        ("So here's what I would like this committee to put into next year's budget.",
+         "what you're asking for"),
+        ("So the committee needs a show of hands today.", "what you're asking for"),
+        ("We'd like partners to be able to stay overnight in any single room.",
+         "what you're asking for"),
+        ("What I'd like to do is replace the four old sets with wireless ones.",
+         "what you're asking for"),
+        ("So here is my idea.", "your idea"),
+        ("So we'd like the board to recommend to the City Council a five-year lease.",
+         "what you're asking for"),
     ],
 )  # fmt: skip
 def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str) -> None:
@@ -744,6 +765,11 @@ def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str
         "We're putting the chairs to the side for the dance.",
         "Last year's motion asked the council to close the road.",
         "The council will pay for the new roof in March.",
+        "What I'd like to do is walk you through the results.",  # an outline of the talk
+        "What I'd like to do tonight is tell you how it went.",
+        "That's my idea of a good Sunday.",
+        "The board needs a new treasurer.",
+        "I'd like a cup of tea after this.",
     ],
 )
 def test_what_is_not_put_forward(sentence: str) -> None:

@@ -1804,7 +1804,32 @@ _PUTS_FORWARD = re.compile(
     # as a whole)
     r"\b(?:i|we)(?:'m| am|'re| are) (?:now |formally )?putting (?:it|this|that|the \w+) to "
     r"(?:the |this |a )?(?:\w+ )?(?:for (?:a )?)?(?P<p>vote)\b|"
-    r"\b(?:motion|resolution)\b[^.?!]{0,40}?\b(?P<q>asks?) (?:you|us|the \w+|this \w+) to\b)",
+    r"\b(?:motion|resolution)\b[^.?!]{0,40}?\b(?P<q>asks?) (?:you|us|the \w+|this \w+) to\b|"
+    # "I'd like a decision from this group by the end of the month", "I'd like the
+    # committee's go-ahead to spend ...", "I'd like a small reserve for replacements"
+    # (rounds bl, cb: no question at all)
+    r"\b(?:i|we)(?:'d| would) like (?:a |an |your |(?:the|this) [\w-]+(?:'s|s)? )(?:\w+ )?"
+    r"(?P<r>decision|go[- ]ahead|vote|show of hands|commitment|answer|reserve|budget|grant|"
+    r"loan|allocation)\b|"
+    # "What I'm looking for from council tonight is ...", "what I need from this room
+    # tonight is two things", "So here's what I would like this committee to put into next
+    # year's budget" (rounds bz, cb)
+    r"\bwhat (?:i|we)(?:'m| am|'re| are)? ?(?P<s>looking for|hoping for|need|want) from "
+    r"(?:you|council|this [\w-]+|the [\w-]+)\b|"
+    r"\bhere(?:'s| is) what (?:i|we)(?:'d| would) (?P<t>like) (?:(?:this|the) [\w-]+ to|you to "
+    r"(?:decide|approve|agree|vote|back|fund|support)|to come out of|from)\b|"
+    # "the committee needs a show of hands today" (round bm)
+    r"\b(?:(?:the|this) [\w-]+|(?:i|we)) (?:needs?|wants?) (?:a|your) "
+    r"(?P<u>show of hands|vote|decision)\b|"
+    # "We'd like partners to be able to stay overnight" (round br)
+    r"\b(?:i|we)(?:'d| would) (?P<w>like) (?:[\w-]+ ){1,3}to be able to\b|"
+    # "What I'd like to do is replace the four old sets" (round bi); not an outline of
+    # the talk ("What I'd like to do is walk you through the results")
+    r"\bwhat (?:i|we)(?:'d| would) (?P<x>like) to do (?:now |tonight |today )?is "
+    r"(?!(?:to )?(?:walk|take|tell|talk|show|go|share|start|begin|explain|give you|run|read|"
+    r"look|thank|introduce|remind|describe|share)\b)|"
+    # "So here is my idea." (round cc: no question at all)
+    r"\b(?:here(?:'s| is)|so) (?:my|our) (?P<y>idea|plan|pitch)\b(?=[.:,]| is\b))",
     re.I,
 )
 """The speaker putting something forward: "what I'm proposing", "so here's my ask", "I'd
@@ -1816,7 +1841,7 @@ _DECIDERS_ASKED = re.compile(
     r"meeting|assembly|association)s?\b(?: (?![\w-]+ed\b)[\w-]+){0,4}? "
     r"(?:to|will|would|can|could|agrees? to) "
     r"(?:(?:formally|tonight|today|now|also|please|just) )?(?P<v>approve|agree|back|fund|vote|"
-    r"sign off|support|release|adopt|endorse|commit|pay for)\b",
+    r"sign off|support|release|adopt|endorse|commit|pay for|recommend|grant|lend|authori[sz]e)\b",
     re.I,
 )
 """Those who decide, asked to decide: "what we are hoping is that this committee will agree
@@ -1851,7 +1876,8 @@ report's recommendation to keep what already runs ("My recommendation is that we
 it": nothing is left to approve or to hold up), advice to the listeners ("That's what we
 recommend for kitchens", in an explainer on smoke alarms)."""
 _PUT_FORWARD_NOUN = {"propos": "your proposal", "recommend": "your recommendation",
-                     "suggest": "your suggestion"}  # fmt: skip
+                     "suggest": "your suggestion", "idea": "your idea", "plan": "your plan",
+                     "pitch": "your proposal"}  # fmt: skip
 WHOLE_PROPOSAL_QUESTIONS: dict[str, tuple[str, str]] = {
     "objection": ("What do you see as the strongest argument against {what}?",
                   "What do you see as the strongest argument against it?"),
@@ -1888,7 +1914,8 @@ def put_forward(transcript: str) -> tuple[int, str] | None:
         if m is None and (speaker or _IN_THE_ROOM.search(sentence)):
             m = _AGREES_IF.search(sentence)
         if m and not _NOT_PUT_FORWARD.search(sentence):
-            verb = next(v for v in m.groups() if v).lower()
+            # the deciders asked to recommend: theirs would be the recommendation
+            verb = next(v for v in m.groups() if v).lower() if m.re is _PUTS_FORWARD else ""
             return i, next(
                 (noun for stem, noun in _PUT_FORWARD_NOUN.items() if verb.startswith(stem)),
                 "what you're asking for",
