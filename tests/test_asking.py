@@ -735,6 +735,12 @@ def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
         ("So here is my idea.", "your idea"),
         ("So we'd like the board to recommend to the City Council a five-year lease.",
          "what you're asking for"),
+        # round cd: two proposals given no question at all
+        ("If this goes through tonight, we place the order within a fortnight.",
+         "what you're asking for"),
+        ("So vote for them together.", "what you're asking for"),
+        ("If they assembly agrees today, the committee will place the order this month.",
+         "what you're asking for"),
     ],
 )  # fmt: skip
 def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str) -> None:
@@ -770,6 +776,9 @@ def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str
         "That's my idea of a good Sunday.",
         "The board needs a new treasurer.",
         "I'd like a cup of tea after this.",
+        "If they agree with us, the club will grow.",
+        "My grandmother would vote for anyone with a moustache.",
+        "If it passes the inspection, the ferry sails on Monday.",
     ],
 )
 def test_what_is_not_put_forward(sentence: str) -> None:

@@ -1829,7 +1829,9 @@ _PUTS_FORWARD = re.compile(
     r"(?!(?:to )?(?:walk|take|tell|talk|show|go|share|start|begin|explain|give you|run|read|"
     r"look|thank|introduce|remind|describe|share)\b)|"
     # "So here is my idea." (round cc: no question at all)
-    r"\b(?:here(?:'s| is)|so) (?:my|our) (?P<y>idea|plan|pitch)\b(?=[.:,]| is\b))",
+    r"\b(?:here(?:'s| is)|so) (?:my|our) (?P<y>idea|plan|pitch)\b(?=[.:,]| is\b)|"
+    # "Vote for them together." (round cd: no question at all)
+    r"^(?:(?:so|please|and)\W+)*(?P<z>vote) (?:for (?:it|them|this|both)|yes|in favour)\b)",
     re.I,
 )
 """The speaker putting something forward: "what I'm proposing", "so here's my ask", "I'd
@@ -1850,8 +1852,13 @@ purchase" (round bk); an ask when the speaker is in the sentence (:data:`_SPEAKE
 decision taken ("our council voted to fund it")."""
 _SPEAKER = re.compile(r"\b(?:i|we|my|our|i'm|we're|i'd|we'd)\b", re.I)
 _AGREES_IF = re.compile(
-    r"\bif (?:the|this|our|you|your)(?: [\w-]+){0,3}? (?P<v>agrees?|approves?|says? yes|"
-    r"votes? (?:for it|yes|in favour)|backs? (?:it|this|us))\b",
+    # "they assembly" is tiny.en's "the assembly" (round cd)
+    r"\bif (?:the|this|our|you|your|they(?= (?:committee|board|council|assembly|members|"
+    r"meeting|trustees)\b))(?: [\w-]+){0,3}? (?P<v>agrees?|approves?|says? yes|"
+    r"votes? (?:for it|yes|in favour)|backs? (?:it|this|us))\b|"
+    # "If this goes through tonight, we place the order within a fortnight" (round cd)
+    r"\bif (?:this|it|the (?:motion|proposal|plan|request|purchase|idea)) (?P<w>goes through|"
+    r"passes|is (?:approved|agreed|passed))\b",
     re.I,
 )
 """The decision asked for, as the condition of what follows: "If the trust board agrees
