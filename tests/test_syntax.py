@@ -57,6 +57,32 @@ def test_whole_clause_keeps_a_coordinated_noun_phrase_together():
     assert syntax.whole_clause(HIRE, *_span(HIRE, HIRE.text))
 
 
+TYPHOON = _parse("""
+I PRP PRON compound 1
+typhoon NN NOUN nsubj 2
+tore VBD VERB ROOT 2
+four CD NUM nummod 4
+baskets NNS NOUN dobj 2
+""")
+"""tiny.en's "I typhoon tore four baskets" for "a typhoon" (round cd), as en_core_web_sm
+parses it."""
+
+
+def test_a_pronoun_the_parser_hangs_on_a_noun_is_a_misheard_word():
+    assert not syntax.whole_clause(TYPHOON, *_span(TYPHOON, TYPHOON.text))
+    said = _parse(TYPHOON_SAID)
+    assert syntax.whole_clause(said, *_span(said, said.text))
+
+
+TYPHOON_SAID = """
+a DT DET det 1
+typhoon NN NOUN nsubj 2
+tore VBD VERB ROOT 2
+four CD NUM nummod 4
+baskets NNS NOUN dobj 2
+"""
+
+
 def test_whole_clause_may_leave_out_an_adjunct_but_not_an_object_or_subject():
     assert syntax.whole_clause(WENT, *_span(WENT, "we'd only went to one depth"))
     assert not syntax.whole_clause(WENT, *_span(WENT, "we'd only went to"))  # object cut

@@ -123,6 +123,8 @@ def whole_clause(parse: Parse, start: int, end: int) -> bool:
     inside = _inside(tokens, start, end)
     if not inside or any(tokens[i].dep in _UNPARSED for i in inside):
         return False
+    if any(tokens[i].pos == "PRON" and tokens[i].dep == "compound" for i in inside):
+        return False  # "In September, I typhoon tore four baskets": "a" misheard (round cd)
     heads = [
         i for i in inside
         if (tokens[i].head not in inside or tokens[i].head == i)
