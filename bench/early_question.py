@@ -13,8 +13,10 @@ persona, with grounded wording and no model:
 
 It reports how often a question could begin early, how often it held, and how often the
 session had to change its question sentence after the quote (another question about the
-same quote, or the plain request for more). No reviewer is involved: this measures the
-timing trick's cost in changed questions, not their quality.
+same quote, or the plain request for more). A talk that puts something forward begins
+with its question about the proposal as a whole, whose stance ("I'm wary of this.") is said
+meanwhile: those outcomes are counted apart ("whole held", ...). No reviewer is involved:
+this measures the timing trick's cost in changed questions, not their quality.
 
 Run: ``.venv/bin/python bench/early_question.py``; figures go to
 ``bench/results/early_question.json``.
@@ -54,9 +56,12 @@ def replay(heard: str, unsure: list[tuple[str, str, str]], persona: str) -> str:
     audience.update(heard, unsure=unsure)
     asked = audience.next_question(optional=True)
     assert asked is not None and asked.lead_in == begun.lead_in
+    # a question about the proposal as a whole begins with the persona's stance alone
+    whole = "" if begun.lead_in.startswith("You said ") else "whole "
     if asked.text == begun.text:
-        return "held"
-    return "plain" if asked.text == EARLY_FALLBACK else "changed"
+        return whole + "held"
+    plain = asked.text == EARLY_FALLBACK or asked.text.startswith("Could you say a little more")
+    return whole + ("plain" if plain else "changed")
 
 
 def main() -> int:
@@ -74,16 +79,23 @@ def main() -> int:
         for persona in PERSONAS:
             outcome = replay(heard, unsure, persona)
             outcomes[outcome] += 1
-            if outcome in ("changed", "plain"):
+            if outcome.endswith(("changed", "plain")):
                 changed.append({"talk": path.stem, "persona": persona, "outcome": outcome})
     begun = sum(n for k, n in outcomes.items() if k != "none")
+    whole_begun = sum(n for k, n in outcomes.items() if k.startswith("whole "))
     figures = {
         "talks": len(talks),
         "personas": list(PERSONAS),
         "replays": sum(outcomes.values()),
         "outcomes": dict(outcomes),
         "begun_early": begun,
-        "held_share": round(outcomes["held"] / begun, 3) if begun else None,
+        "held_share": (
+            round((outcomes["held"] + outcomes["whole held"]) / begun, 3) if begun else None
+        ),
+        "whole_begun_early": sum(n for k, n in outcomes.items() if k.startswith("whole ")),
+        "whole_held_share": (
+            round(outcomes["whole held"] / whole_begun, 3) if whole_begun else None
+        ),
         "changed_after_quote": changed,
     }
     print(json.dumps(figures, indent=2))

@@ -1030,14 +1030,25 @@ class Audience:
         ...") is spoken meanwhile, and :meth:`ask` (after :meth:`update` with the whole
         talk) checks the question itself against the last words before it is said.
 
+        A talk that puts something forward is first asked about it as a whole
+        (:meth:`_whole_plan`): that question quotes nothing, so the persona's stance ("I'm
+        wary of this.") is what is said meanwhile; without a stance nothing begins early.
+
         Returns:
             The candidate begun (its ``lead_in`` is being said), or None: no candidate
             that quotes the talk, or questions were already asked.
         """
         if self.heard or self.planned or self._early is not None:
             return None
-        if self._whole_plan() is not None:
-            return None  # the proposal as a whole is asked first: it quotes nothing
+        whole = self._whole_plan()
+        if whole is not None:
+            if not whole[1].lead_in:
+                return None  # nothing to say before the question is checked
+            self._wholes.append(whole[0])
+            self._commit(*whole)
+            self._relead(whole[1])
+            self._early = whole
+            return whole[1]
         best = self._best_candidate()
         if best is None or not best[1].lead_in.startswith("You said "):
             return None
@@ -1053,6 +1064,8 @@ class Audience:
         plan, q = self._early
         self._early = None
         others = [a for a in self.asked if a != q.text]
+        if self._is_whole(plan):
+            return self._finish_early_whole(plan, q, others)
         if self._holds(plan, q, others):
             return q
         claim = next((c for c in self.claims if c.text == plan.claim.text), None)
@@ -1067,6 +1080,36 @@ class Audience:
         plain = Question(EARLY_FALLBACK, plan.claim.text, "fallback", 0, lead_in=q.lead_in,
                          started_at=q.started_at, ready_at=time.monotonic(),
                          ask_kind="clarification")  # fmt: skip
+        self._plans_by_text[plain.text] = plan
+        self.asked.append(plain.text)
+        return plain
+
+    def _finish_early_whole(
+        self, plan: PlannedQuestion, q: Question, others: list[str]
+    ) -> Question:
+        """A question about the proposal as a whole begun early (its stance said), checked
+        against the whole talk: as prepared if the last words did not answer it, else one
+        of another kind about the whole proposal, else a plain request for more on it."""
+        again = self._whole_question(plan, others, q.started_at or time.monotonic())
+        if again is not None and again.text == q.text:
+            return q
+        self.asked = others
+        found = asking.put_forward(self.transcript)
+        kinds = [k for k, _q in asking.whole_proposal_questions(
+            self.transcript, persona_kinds(self.options.persona))] if found else []  # fmt: skip
+        for kind in kinds:
+            other = PlannedQuestion(plan.claim, kind)
+            made = self._whole_question(other, self.asked, q.started_at or time.monotonic())
+            if made is not None:
+                made = dataclasses.replace(made, lead_in=q.lead_in)
+                self.planned[-1] = self._plans_by_text[made.text] = other
+                self._wholes[-1] = other
+                self.asked.append(made.text)
+                return made
+        what = found[1] if found else "what you're asking for"
+        plain = Question(f"Could you say a little more about {what}?", plan.claim.text,
+                         "fallback", 0, lead_in=q.lead_in, started_at=q.started_at,
+                         ready_at=time.monotonic(), ask_kind="clarification")  # fmt: skip
         self._plans_by_text[plain.text] = plan
         self.asked.append(plain.text)
         return plain
@@ -1122,7 +1165,8 @@ class Audience:
         """
         if follow_up_to is None and self._early is not None:
             begun = self._finish_early()
-            self._last_focus = begun.focus
+            # a question about the proposal as a whole quoted nothing: the next one quotes
+            self._last_focus = begun.focus if begun.lead_in.startswith("You said ") else ""
             yield begun.lead_in
             yield begun.text
             yield begun

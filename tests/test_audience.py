@@ -350,10 +350,45 @@ def test_the_question_about_the_whole_proposal_is_prepared_during_the_talk() -> 
     prepared = [a.prepare(talk[:n], unsure=[]) for n in range(40, len(talk) + 1, 20)]
     whole = [q for q in prepared if q is not None and "your proposal" in q.text]
     assert len(whole) == 1  # once, its speech made ahead
-    assert a.take_early() is None  # no quote to begin: the whole proposal comes first
+    # the stance is said while the last words are recognised, the question once checked
+    begun = a.take_early()
+    assert begun is not None and begun.spoken_text == whole[0].spoken_text
+    assert begun.lead_in in STANCES["skeptical"].values()
+    assert a.take_early() is None  # once
     a.update(talk)
     asked = a.next_question(optional=True)
     assert asked is not None and asked.spoken_text == whole[0].spoken_text
+    # the next question may quote the ask: the first quoted nothing
+    after = a.next_question(optional=True)
+    assert after is None or not after.lead_in.startswith("Still on that point")
+
+
+def test_a_whole_proposal_question_begun_early_is_checked_against_the_last_words() -> None:
+    talk = (
+        "Good evening. Last year the average wait at the front desk was forty-seven minutes "
+        "across the three floors. So I propose that we switch the whole help page to live "
+        "chat in November, with two people on it at lunchtime. Two of our staff have tried "
+        "it already."
+    )
+    answered = " I know the objections: the cost, and the risk to the staff on the phones."
+    for persona in ("skeptical", "expert", "curious"):
+        a = Audience(None, "", AudienceOptions(persona=persona))
+        for n in range(40, len(talk) + 1, 20):
+            a.prepare(talk[:n], unsure=[])
+        begun = a.take_early()
+        assert begun is not None and begun.lead_in, persona
+        a.update(talk + answered)  # the last words answered what was begun
+        asked = a.next_question(optional=True)
+        assert asked is not None and asked.lead_in == begun.lead_in
+        assert "argument against" not in asked.text, (persona, asked.text)
+        assert asked.text in [q for _k, q in asking.whole_proposal_questions(talk + answered)] or (
+            asked.text == "Could you say a little more about your proposal?"
+        )
+    # a persona with no stance has nothing to say before the question is checked
+    described = Audience(None, "", AudienceOptions(persona="a retired ferry captain"))
+    for n in range(40, len(talk) + 1, 20):
+        described.prepare(talk[:n], unsure=[])
+    assert described.take_early() is None
 
 
 def test_a_grounded_audience_stops_rather_than_ask_a_plain_question() -> None:
