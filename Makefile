@@ -77,6 +77,7 @@ bench-speed: setup  ## coach score against bare faster-whisper (greedy, VAD, wor
 bench-latency: setup  ## the rehearse loop in real time over >= 10 Q&A turns: response times, memory; the first question begun early, replayed on every heard bench talk
 	$(BIN)/python bench/latency.py --questions 10
 	$(BIN)/python bench/latency.py --questions 10 --wording llm
+	$(BIN)/python bench/latency.py --questions 3 --talk bench/data/talks/dev/dev-a1-bike-lane.md
 	$(BIN)/python bench/early_question.py
 
 bench-interview: setup  ## 20 scripted interviews: follow-ups on the recordings known to be vague; one in real time

@@ -94,6 +94,30 @@ def print_timings(result, *, fast: bool) -> dict:  # type: ignore[no-untyped-def
     return figures
 
 
+def spoken_talk(markdown: Path, out: Path) -> Path:
+    """A bench talk (``# Title`` then paragraphs) said by the default Piper voice, sentence
+    by sentence with 0.4 s between sentences and 0.8 s between paragraphs, to a wav."""
+    import numpy as np
+    import soundfile as sf
+
+    from coach.text import split_sentences
+    from coach.tts import Speaker, TtsOptions
+
+    speaker = Speaker.load(TtsOptions())
+    rate = speaker.sample_rate_hz
+    parts: list[np.ndarray] = [np.zeros(int(0.5 * rate), dtype=np.int16)]
+    paragraphs = [p for p in markdown.read_text().split("\n\n") if p.strip()]
+    for paragraph in paragraphs:
+        if paragraph.startswith("#"):
+            continue
+        done, rest = split_sentences(" ".join(paragraph.split()))
+        for sentence in [*done, rest] if rest.strip() else done:
+            parts += [speaker.synthesize(sentence), np.zeros(int(0.4 * rate), dtype=np.int16)]
+        parts.append(np.zeros(int(0.4 * rate), dtype=np.int16))
+    sf.write(str(out), np.concatenate(parts), rate, subtype="PCM_16")
+    return out
+
+
 def main() -> int:
     started = time.monotonic()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -111,6 +135,11 @@ def main() -> int:
     ap.add_argument(
         "--judge-model", default="qwen2.5-coder-1.5b-instruct",
         help="the answer judge's GGUF, as in coach rehearse (none: by the words alone)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--talk", type=Path, default=None,
+        help="a bench talk's Markdown, said by the default Piper voice, in place of the shipped "
+        "practice talk (e.g. a proposal, whose first question is about it as a whole)",
     )  # fmt: skip
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args()
@@ -133,7 +162,10 @@ def main() -> int:
     answers = (answers * (2 * args.questions // len(answers) + 2))[: 2 * args.questions]
     with tempfile.TemporaryDirectory() as tmp:
         folder = SessionFolder(Path(tmp) / "session")
-        voice_input = FileInput(fixtures / "practice_talk.wav", answers, realtime=not args.fast)
+        talk_wav = fixtures / "practice_talk.wav"
+        if args.talk is not None:
+            talk_wav = spoken_talk(args.talk, Path(tmp) / f"{args.talk.stem}.wav")
+        voice_input = FileInput(talk_wav, answers, realtime=not args.fast)
         from coach.asr import AsrOptions
 
         ear = None if args.audience_asr == "none" else AsrOptions(model=args.audience_asr,
@@ -189,6 +221,9 @@ def main() -> int:
             "stages": figures, "ready_s": result.ready_s, "peak_mb": round(peak_mb),
             "answers_with_quick_utterances": quick_answers(result.timings),
             "talk": talk, "status": result.status,
+            "talk_file": "audio_fixtures/practice_talk.wav" if args.talk is None
+            else f"{args.talk.relative_to(ROOT) if args.talk.is_absolute() else args.talk} "
+            "(said by the default Piper voice)",
             # compute seconds of the talk's stages; after_end_*: what ran after it ended
             "talk_compute_s": result.talk.timings_s if result.talk else None,
             "question_sources": {s: sources.count(s) for s in set(sources)},
@@ -196,6 +231,7 @@ def main() -> int:
         name = "latency" + ("" if args.llm_model == LlmOptions.model else f"_{args.llm_model}")
         name += "" if args.wording == "grounded" else f"_{args.wording}-wording"
         name += "_words-judge" if args.judge_model == "none" else ""
+        name += "" if args.talk is None else f"_{args.talk.stem}"
         print(f"figures written to {write_results(name, doc).relative_to(ROOT)}")
         if args.json:
             args.json.write_text(json.dumps(doc, indent=2))
