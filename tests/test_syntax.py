@@ -473,3 +473,35 @@ def test_knowing_is_what_somebody_knew_not_what_was_found():
     assert syntax.knowing(KNEW)
     assert not syntax.knowing(FELL)
     assert not syntax.knowing(SAMPLED)
+
+
+RAN = _parse("""
+I PRP PRON nsubj 2
+'m VBP AUX aux 2
+asking VBG VERB ROOT 2
+for IN ADP prep 2
+eighty CD NUM compound 5
+thousand CD NUM pobj 3
+ran VBD VERB dep 2
+in IN ADP prep 6
+total NN NOUN pobj 7
+""")
+"""tiny.en's "asking for eighty thousand ran in total" for "rand" (round ce), as
+en_core_web_sm parses it: "ran" is left unplaced."""
+
+VOTE_YES = _parse("""
+I PRP PRON nsubj 2
+'m VBP AUX aux 2
+asking VBG VERB ROOT 2
+us PRP PRON dobj 2
+to TO PART aux 5
+vote VB VERB xcomp 2
+yes UH INTJ intj 5
+""")
+
+
+def test_every_word_fits_the_parse_but_a_misheard_one():
+    assert not syntax.all_fitted(RAN, 0, len(RAN.text))
+    assert not syntax.all_fitted(TYPHOON, 0, len(TYPHOON.text))
+    assert syntax.all_fitted(VOTE_YES, 0, len(VOTE_YES.text))  # "yes" said as a word
+    assert syntax.all_fitted(HIRE, 0, len(HIRE.text))

@@ -1136,6 +1136,13 @@ def _announced_ask(m: re.Match[str], ask: str) -> str:
 
 
 @functools.lru_cache(maxsize=512)
+def _fitted(clause: str) -> bool:
+    """Whether every word of a clause fits its parse (:func:`syntax.all_fitted`); True
+    without a parser."""
+    parsed = syntax.parse(clause)
+    return parsed is None or syntax.all_fitted(parsed, 0, len(parsed.text))
+
+
 def quotable_clause(
     sentence: str, *, max_words: int = 17, min_words: int = 5,
     unsure: frozenset[Unsure] = frozenset(),
@@ -1166,6 +1173,7 @@ def quotable_clause(
         and not (unsure and has_unsure(ask, unsure))
         and not unknown_words(ask)
         and not _ASIDE.search(ask)
+        and _fitted(ask)
     ):
         return ask  # the talk's ask: what a listener most wants to question
     parsed = syntax.parse(text)

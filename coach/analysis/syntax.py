@@ -108,6 +108,19 @@ _NOW = frozenset("tonight today now tomorrow yesterday".split())
 could delay it)."""
 
 
+def all_fitted(parse: Parse, start: int, end: int) -> bool:
+    """Whether every word of ``parse.text[start:end]`` fits the parse (pure): none the
+    parser could not place (:data:`_UNPARSED`: "asking for eighty thousand ran in total",
+    tiny.en's "ran" for "rand", round ce), and no pronoun hung on a noun ("In September, I
+    typhoon tore four baskets": "a" misheard, round cd)."""
+    tokens = parse.tokens
+    return not any(
+        (tokens[i].dep in _UNPARSED and tokens[i].text.lower() not in ("yes", "no"))
+        or (tokens[i].pos == "PRON" and tokens[i].dep == "compound")
+        for i in _inside(tokens, start, end)
+    )
+
+
 def whole_clause(parse: Parse, start: int, end: int) -> bool:
     """Whether ``parse.text[start:end]`` is a whole clause a listener could quote (pure).
 
@@ -122,9 +135,9 @@ def whole_clause(parse: Parse, start: int, end: int) -> bool:
     tokens = parse.tokens
     inside = _inside(tokens, start, end)
     if not inside or any(tokens[i].dep in _UNPARSED for i in inside):
+        return False  # "yes" too: "and yes we'll get to taxes next month" is an aside
+    if not all_fitted(parse, start, end):
         return False
-    if any(tokens[i].pos == "PRON" and tokens[i].dep == "compound" for i in inside):
-        return False  # "In September, I typhoon tore four baskets": "a" misheard (round cd)
     heads = [
         i for i in inside
         if (tokens[i].head not in inside or tokens[i].head == i)
