@@ -750,6 +750,11 @@ def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
         ("So vote for them together.", "what you're asking for"),
         ("If they assembly agrees today, the committee will place the order this month.",
          "what you're asking for"),
+        # round ce: one more
+        ("The canton's share, which is what you're voting on, is two million francs.",
+         "what you're asking for"),
+        ("When the chair calls item nine, please lift your card high.",
+         "what you're asking for"),
     ],
 )  # fmt: skip
 def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str) -> None:
@@ -788,6 +793,8 @@ def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str
         "If they agree with us, the club will grow.",
         "My grandmother would vote for anyone with a moustache.",
         "If it passes the inspection, the ferry sails on Monday.",
+        "Raise your hand if you've ever missed the last bus.",
+        "If you're caught in one, raise your hand and ride the current.",
     ],
 )
 def test_what_is_not_put_forward(sentence: str) -> None:

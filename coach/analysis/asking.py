@@ -1839,7 +1839,12 @@ _PUTS_FORWARD = re.compile(
     # "So here is my idea." (round cc: no question at all)
     r"\b(?:here(?:'s| is)|so) (?:my|our) (?P<y>idea|plan|pitch)\b(?=[.:,]| is\b)|"
     # "Vote for them together." (round cd: no question at all)
-    r"^(?:(?:so|please|and)\W+)*(?P<z>vote) (?:for (?:it|them|this|both)|yes|in favour)\b)",
+    r"^(?:(?:so|please|and)\W+)*(?P<z>vote) (?:for (?:it|them|this|both)|yes|in favour)\b|"
+    # "The canton's share, which is what you're voting on, is ...", "When the chair calls
+    # item nine, please lift your card high." (round ce: no question at all); not a hand
+    # ("Raise your hand if you've ever missed a bus.", "Raise your hand, ride the current.")
+    r"\bwhat you(?:'re| are) (?P<va>voting) on\b|"
+    r"\b(?:please )?(?:lift|raise|hold up) your (?P<vb>cards?|ballots?|voting cards?)\b)",
     re.I,
 )
 """The speaker putting something forward: "what I'm proposing", "so here's my ask", "I'd
