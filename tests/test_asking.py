@@ -755,6 +755,14 @@ def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
          "what you're asking for"),
         ("When the chair calls item nine, please lift your card high.",
          "what you're asking for"),
+        # round cf: two of three proposals with no question at all
+        ("If council will pay for the eight stations, we will do the rest.",
+         "what you're asking for"),
+        ("If we can get a yes before the end of the month, the stations arrive in time.",
+         "what you're asking for"),
+        ("Here's the idea.", "your idea"),
+        ("So the motion I would put to you is a simple one.", "what you're asking for"),
+        ("If you can find it, we would order in the spring.", "what you're asking for"),
     ],
 )  # fmt: skip
 def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str) -> None:
@@ -795,6 +803,9 @@ def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str
         "If it passes the inspection, the ferry sails on Monday.",
         "Raise your hand if you've ever missed the last bus.",
         "If you're caught in one, raise your hand and ride the current.",
+        "If the members agree with the referee, the match goes on.",
+        "Here's the idea behind the design.",
+        "If you can find it in the shops, buy the blue one.",
     ],
 )
 def test_what_is_not_put_forward(sentence: str) -> None:

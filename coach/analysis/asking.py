@@ -1838,6 +1838,9 @@ _PUTS_FORWARD = re.compile(
     r"look|thank|introduce|remind|describe|share)\b)|"
     # "So here is my idea." (round cc: no question at all)
     r"\b(?:here(?:'s| is)|so) (?:my|our) (?P<y>idea|plan|pitch)\b(?=[.:,]| is\b)|"
+    # "Here's the idea." and "So the motion I would put to you is a simple one" (round cf)
+    r"\bhere(?:'s| is) the (?P<ya>idea|proposal)(?=[.:])|"
+    r"\bthe (?P<yb>motion) (?:i|we)(?:'d| would| will)? (?:like to )?put\b|"
     # "Vote for them together." (round cd: no question at all)
     r"^(?:(?:so|please|and)\W+)*(?P<z>vote) (?:for (?:it|them|this|both)|yes|in favour)\b|"
     # "The canton's share, which is what you're voting on, is ...", "When the chair calls
@@ -1871,7 +1874,16 @@ _AGREES_IF = re.compile(
     r"votes? (?:for it|yes|in favour)|backs? (?:it|this|us))\b|"
     # "If this goes through tonight, we place the order within a fortnight" (round cd)
     r"\bif (?:this|it|the (?:motion|proposal|plan|request|purchase|idea)) (?P<w>goes through|"
-    r"passes|is (?:approved|agreed|passed))\b",
+    r"passes|is (?:approved|agreed|passed))\b|"
+    # "If council will pay for the eight stations, we will do the rest", "If we can get a
+    # yes before the end of the month" (round cf: no question at all)
+    r"\bif (?:the |this |our )?(?:council|committee|board|trustees|assembly|members|meeting|"
+    r"panel|association)s? (?:will |would |can |could )?(?P<x>pays? for|funds?|approves?|"
+    r"agrees? to|backs?)\b|"
+    r"\bif (?:i|we) (?:can |could )?get (?:a|your|the \w+'s) (?P<y>yes|go[- ]ahead|approval|"
+    r"vote)\b|"
+    # "If you can find it, we would order in the spring" (the money asked for, round cf)
+    r"\bif you (?:can |could )?(?P<z>find) (?:it|that|the money|the \w+ euros)\b",
     re.I,
 )
 """The decision asked for, as the condition of what follows: "If the trust board agrees
