@@ -1788,3 +1788,24 @@ def test_a_retirement_is_a_tribute_and_asking_others_to_check_is_a_step() -> Non
     assert not is_tribute("The old pump retired in May and the new one is twice as fast.")
     assert "step" in facets("we have asked the fire police to inspect the plan")
     assert "step" not in facets("we will ask parents to pick up before five")
+
+
+def test_a_person_turning_up_in_a_story_is_not_asked_how_often_it_happens() -> None:
+    """Rounds be and cf: "How often does that happen?" of "a woman came and sat two chairs
+    away" and "sitting beside me was a woman from Buenos Aires", 0 of 16 verdicts."""
+    assert "presence" in facets("Sitting beside me was a woman from Buenos Aires, maybe fifty.")
+    assert "presence" in facets("Around midnight a woman came and sat two chairs away.")
+    assert "presence" not in facets("A patient fell twice on the night shift.")
+    from coach.audience import Audience, AudienceOptions
+
+    for said in (
+        "Sitting beside me was a woman from Buenos Aires, maybe fifty.",
+        "Around midnight a woman came and sat two chairs away.",
+    ):
+        talk = (
+            "I want to tell you about the night the chairlift stopped. It was the last lift "
+            f"of the day, and the wind was rising. {said} Then the lift stopped and we hung "
+            "there for forty minutes. I learnt to ask before I climb on."
+        )
+        asked = [q.text for q in Audience(None, talk, AudienceOptions()).questions(4)]
+        assert "How often does that happen?" not in asked, said

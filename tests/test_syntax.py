@@ -505,3 +505,53 @@ def test_every_word_fits_the_parse_but_a_misheard_one():
     assert not syntax.all_fitted(TYPHOON, 0, len(TYPHOON.text))
     assert syntax.all_fitted(VOTE_YES, 0, len(VOTE_YES.text))  # "yes" said as a word
     assert syntax.all_fitted(HIRE, 0, len(HIRE.text))
+
+
+LOAN = _parse("""
+we PRP PRON nsubj 1
+had VBD VERB ROOT 1
+sixty CD NUM nummod 3
+suits NNS NOUN dobj 1
+and CC CCONJ cc 1
+loan VB VERB conj 1
+them PRP PRON dobj 5
+out RP ADP prt 5
+""")
+"""tiny.en's "we had sixty suits and loan them out" for "loaned" (round cf)."""
+
+TO_BUY = _parse("""
+we PRP PRON nsubj 1
+had VBD VERB ROOT 1
+to TO PART aux 3
+go VB VERB xcomp 1
+and CC CCONJ cc 3
+buy VB VERB conj 3
+fish NN NOUN dobj 5
+""")
+
+
+def test_a_bare_verb_joined_to_a_past_one_is_misheard():
+    assert not syntax.all_fitted(LOAN, 0, len(LOAN.text))
+    assert syntax.all_fitted(LOAN, 0, LOAN.text.index(" and"))  # "we had sixty suits"
+    assert syntax.all_fitted(TO_BUY, 0, len(TO_BUY.text))  # "go and buy", after "had to"
+
+
+WAIT = _parse("""
+she PRP PRON nsubj 2
+'d MD AUX aux 2
+wait VB VERB ROOT 2
+until IN ADP mark 6
+the DT DET det 5
+others NNS NOUN nsubj 6
+left VBD VERB advcl 2
+and CC CCONJ cc 6
+eat VB VERB conj 6
+the DT DET det 10
+pellets NNS NOUN dobj 8
+""")
+"""en_core_web_sm's parse of "she'd wait until the others left and eat the pellets": "eat"
+hangs on "left", though it goes with "'d wait"."""
+
+
+def test_a_bare_verb_after_a_subordinate_past_is_not_called_misheard():
+    assert syntax.all_fitted(WAIT, 0, len(WAIT.text))

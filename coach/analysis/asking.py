@@ -189,6 +189,16 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"i remember|last (?:week|month) (?:i|we))\b",
         re.I,
     ),
+    # a person who turned up in a story: "a woman came and sat two chairs away", "sitting
+    # beside me was a woman from Buenos Aires" (rounds be, cf: "How often does that
+    # happen?", 0 of 16): no event that recurs
+    "presence": re.compile(
+        r"\ba (?:man|woman|boy|girl|lady|gentleman|stranger|couple|family)\b(?: [\w,-]+){0,5}? "
+        r"(?:came|sat|stood|walked|arrived|appeared|got on|was sitting|was standing)\b|"
+        r"\b(?:sitting|standing|seated) (?:beside|next to|behind|near|opposite|in front of) "
+        r"(?:me|us|you|him|her|them)\b",
+        re.I,
+    ),
     # "we went over by six thousand six hundred" (round be: "How was that measured?")
     "money": re.compile(
         r"\b(" + CURRENCIES + r"|budget|overspen[dt]\w*|cost overruns?|"
@@ -1513,7 +1523,7 @@ FRAMES: tuple[Frame, ...] = (
        r"\b(every (?:day|week|month)|often|regularly|most (?:days|weeks)|times a|"
        # "We can only have it one morning a month" (round bp, 0 of 8)
        r"(?:a|per|each) (?:day|week|fortnight|month|year|term|season)\b)", near=1,
-       avoid="money future plan period unit story event"),
+       avoid="money future plan period unit story event presence"),
     _f("evidence", "shift", "Is that a trend, or could it be a one-off?",
        r"\b(every year|each year|for years|trend|steadily|consistently|year after year|"
        r"again and again|came back|recovered|bounced back|back to (?:normal|where)|"
