@@ -1145,7 +1145,6 @@ def _announced_ask(m: re.Match[str], ask: str) -> str:
     return f"{person} {verb} {ask}"
 
 
-@functools.lru_cache(maxsize=512)
 def _fitted(clause: str) -> bool:
     """Whether every word of a clause fits its parse (:func:`syntax.all_fitted`); True
     without a parser."""
@@ -1153,6 +1152,7 @@ def _fitted(clause: str) -> bool:
     return parsed is None or syntax.all_fitted(parsed, 0, len(parsed.text))
 
 
+@functools.lru_cache(maxsize=512)
 def quotable_clause(
     sentence: str, *, max_words: int = 17, min_words: int = 5,
     unsure: frozenset[Unsure] = frozenset(),
