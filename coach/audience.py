@@ -1090,23 +1090,21 @@ class Audience:
         """A question about the proposal as a whole begun early (its stance said), checked
         against the whole talk: as prepared if the last words did not answer it, else one
         of another kind about the whole proposal, else a plain request for more on it."""
-        again = self._whole_question(plan, others, q.started_at or time.monotonic())
+        started = q.started_at or time.monotonic()
+        again = self._whole_question(plan, others, started)
         if again is not None and again.text == q.text:
             return q
         self.asked = others
-        found = asking.put_forward(self.transcript)
-        kinds = [k for k, _q in asking.whole_proposal_questions(
-            self.transcript, persona_kinds(self.options.persona))] if found else []  # fmt: skip
-        for kind in kinds:
-            other = PlannedQuestion(plan.claim, kind)
-            made = self._whole_question(other, self.asked, q.started_at or time.monotonic())
-            if made is not None:
-                made = dataclasses.replace(made, lead_in=q.lead_in)
-                self.planned[-1] = self._plans_by_text[made.text] = other
-                self._wholes[-1] = other
-                self.asked.append(made.text)
-                return made
-        what = found[1] if found else "what you're asking for"
+        found = self._first_whole(plan.claim, (), started)
+        if found is not None:
+            other, made = found
+            made = dataclasses.replace(made, lead_in=q.lead_in)
+            self.planned[-1] = self._plans_by_text[made.text] = other
+            self._wholes[-1] = other
+            self.asked.append(made.text)
+            return made
+        ask = asking.put_forward(self.transcript)
+        what = ask[1] if ask else "what you're asking for"
         plain = Question(f"Could you say a little more about {what}?", plan.claim.text,
                          "fallback", 0, lead_in=q.lead_in, started_at=q.started_at,
                          ready_at=time.monotonic(), ask_kind="clarification")  # fmt: skip
@@ -1292,19 +1290,25 @@ class Audience:
         found = asking.put_forward(self.transcript)
         if found is None:
             return None
-        kinds = asking.whole_proposal_questions(
-            self.transcript, persona_kinds(self.options.persona)
-        )
-        if not kinds:
-            return None
         index, _what = found
         claim = Claim(index, spoken_numbers(talk_sentences(self.transcript)[index]),
                       ("proposal",), 1.0)  # fmt: skip
+        return self._first_whole(claim, {p.kind for p in wholes}, time.monotonic())
+
+    def _first_whole(
+        self, claim: Claim, skip: Iterable[str], started: float
+    ) -> tuple[PlannedQuestion, Question] | None:
+        """The plan and the question about the proposal as a whole (``claim``, its ask) of
+        the first kind in the persona's order not in ``skip`` that the talk has not
+        answered and that passes the checks, or None."""
+        kinds = asking.whole_proposal_questions(
+            self.transcript, persona_kinds(self.options.persona)
+        )
         for kind, _text in kinds:
-            if any(p.kind == kind for p in wholes):
+            if kind in skip:
                 continue
             plan = PlannedQuestion(claim, kind)
-            made = self._whole_question(plan, self.asked, time.monotonic())
+            made = self._whole_question(plan, self.asked, started)
             if made is not None:
                 return plan, made
         return None
