@@ -100,19 +100,16 @@ def spoken_talk(markdown: Path, out: Path) -> Path:
     import numpy as np
     import soundfile as sf
 
-    from coach.text import split_sentences
     from coach.tts import Speaker, TtsOptions
 
-    speaker = Speaker.load(TtsOptions())
+    speaker = Speaker.load(TtsOptions(sentence_silence_s=0.4))
     rate = speaker.sample_rate_hz
     parts: list[np.ndarray] = [np.zeros(int(0.5 * rate), dtype=np.int16)]
     paragraphs = [p for p in markdown.read_text().split("\n\n") if p.strip()]
     for paragraph in paragraphs:
         if paragraph.startswith("#"):
             continue
-        done, rest = split_sentences(" ".join(paragraph.split()))
-        for sentence in [*done, rest] if rest.strip() else done:
-            parts += [speaker.synthesize(sentence), np.zeros(int(0.4 * rate), dtype=np.int16)]
+        parts += [chunk.samples for chunk in speaker.speak(" ".join(paragraph.split()))]
         parts.append(np.zeros(int(0.4 * rate), dtype=np.int16))
     sf.write(str(out), np.concatenate(parts), rate, subtype="PCM_16")
     return out
