@@ -194,8 +194,8 @@ def _pip_download(package: str, version: str, dest: Path) -> Path:
         reason = _pip_error(proc.stderr)
         if "no such option" in proc.stderr and "--resume-retries" in cmd:
             # pip older than 25.1: no resumable downloads, fall back to plain retries.
-            cmd.remove("--resume-retries")
-            cmd.remove("20")
+            at = cmd.index("--resume-retries")
+            del cmd[at : at + 2]  # the option and its value
             continue
         if attempt == _DOWNLOAD_ATTEMPTS or "No matching distribution" in proc.stderr:
             raise ModelFetchError(
