@@ -37,7 +37,7 @@ from results import write_results  # noqa: E402
 
 from coach.analysis.asking import unsure_words  # noqa: E402
 from coach.analysis.claims import talk_sentences  # noqa: E402
-from coach.audience import EARLY_FALLBACK, PERSONAS, Audience, AudienceOptions  # noqa: E402
+from coach.audience import PERSONAS, Audience, AudienceOptions  # noqa: E402
 
 HEARD = ROOT / "bench" / "data" / "talks" / "heard"
 
@@ -60,8 +60,8 @@ def replay(heard: str, unsure: list[tuple[str, str, str]], persona: str) -> str:
     whole = "" if begun.lead_in.startswith("You said ") else "whole "
     if asked.text == begun.text:
         return whole + "held"
-    plain = asked.text == EARLY_FALLBACK or asked.text.startswith("Could you say a little more")
-    return whole + ("plain" if plain else "changed")
+    # the plain request for more ("Could you say a little more about that?"): no frame
+    return whole + ("plain" if asked.source == "fallback" else "changed")
 
 
 def main() -> int:
@@ -92,7 +92,7 @@ def main() -> int:
         "held_share": (
             round((outcomes["held"] + outcomes["whole held"]) / begun, 3) if begun else None
         ),
-        "whole_begun_early": sum(n for k, n in outcomes.items() if k.startswith("whole ")),
+        "whole_begun_early": whole_begun,
         "whole_held_share": (
             round(outcomes["whole held"] / whole_begun, 3) if whole_begun else None
         ),
