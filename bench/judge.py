@@ -5,7 +5,9 @@ by people who never saw the judge's code, labelled addressed, partial, off_topic
 dodged, split into dev (may be used for tuning) and test (reported only). ``test`` is the
 first two batches, ``test_c`` the third (written 2026-11-26, before the judge model's
 weights were fitted), ``test_d`` the fourth (written 2026-11-26, before the judge asked
-the model more than one question). This bench runs coach's judge
+the model more than one question), ``test_f`` the sixth (written 2026-11-28 by a writer
+who saw no code, data or results, while the rules of 6a809ff were being written, before
+any figure of it was seen). This bench runs coach's judge
 (:func:`coach.analysis.answers.judge_answer`) on every pair twice, by the words alone and
 with the judge model's odds (:class:`coach.judging.AnswerJudge`, ``--judge-model``), and
 prints, per split:
@@ -35,7 +37,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from results import write_results  # noqa: E402
 
 LABELS = ("addressed", "partial", "off_topic", "dodged")
-SPLITS = ("dev", "test", "test_c", "test_d")
+SPLITS = ("dev", "test", "test_c", "test_d", "test_f")
 """Where the pairs are reported: dev (tuned on) and the held-out batches."""
 
 
