@@ -125,9 +125,8 @@ _WANTS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"proportion)\b|\b(?:cost|price|spend|budget|pay|afford|salary|expect(?:ing)?)\b")),
     ("a time", re.compile(r"^(?:so |and |but )?when\b|\bby when\b|\bhow soon\b|\btimeline\b|"
                           r"\bdeadline\b|\band when\b")),
-    # "who" asked, not a relative clause: "How do you handle a resident who refuses?"
-    # asks what happens
-    ("who", re.compile(r"^(?:so,? |and |but )?who\b|\b(?:and|or|but) who\b")),
+    ("who", re.compile(
+        r"^(?:so,? |and )?who\b|\bwho (?:[a-z]+s|will|would|is|are|should|can)\b")),
     ("a place", re.compile(r"^(?:so,? |and |but )?where\b(?!.*\bcome from\b)")),
     ("a reason", re.compile(
         r"^(?:so,? |and |but )?(?:why|how come)\b|\bwhat (?:made|makes|caused)\b")),
@@ -208,16 +207,6 @@ _STANCE = re.compile(
     r"true|false|right|wrong|agree|doubt)\b"
 )
 
-_STANCE_WITHIN = 8
-"""Words at the start of an answer where its yes or no is looked for."""
-_OPENERS = frozenset("um uh er ah oh well so look honestly i mean".split())
-_NOT_A_STANCE = re.compile(
-    r"\b(?:(?:i'm |i am )?not (?:sure|really sure|going to|able to|in a position)|"
-    r"(?:make|i'm|i am) sure|can't (?:say|comment|speculate|guarantee|make|promise)|"
-    r"wouldn't (?:want|like)|don't (?:want|know|think))\b"
-)
-"""Stance words in phrases that take no stance."""
-
 _MORE_DEFLECTIONS = (
     "have to check", "need to check", "i'll check", "we'll see", "wait and see",
     "take it from there", "keep an eye on", "take that offline", "another conversation",
@@ -273,12 +262,10 @@ def gives(answer: str, kind: str, question: str = "") -> bool:
     text = " ".join(tokens(answer))
     asked = set(tokens(question))
     if kind == "yes or no":
-        # a yes or a no comes first ("Probably, yes.", "Not yet, there has to be a
-        # ballot"); later, "not" and "sure" are mostly a deflection's ("I'm not sure
-        # that really matters", "I'll make sure the contractor gets back to you")
-        opening = " ".join(t for t in text.split() if t not in _OPENERS)
-        opening = _NOT_A_STANCE.sub(" ", " ".join(opening.split()[:_STANCE_WITHIN]))
-        return any(m.group(0) not in asked for m in _STANCE.finditer(opening))
+        pattern = _STANCE
+        return any(m.group(0) not in asked for m in _STANCE.finditer(text)) or any(
+            m.group(0) not in asked for m in _GIVES["a reason"].finditer(text)
+        )
     pattern = _GIVES.get(kind)
     if pattern is None:
         return True
