@@ -407,6 +407,15 @@ def judge() -> str:
     model = f.get("judge_model")
     runs = [(f, {"words_only": "the words alone", "with_model": f"words + {model}"})]
     sources = [_source(doc, "judge")]
+    tried = "judge_answer-shape-rules"  # rules tried and reverted (8629970), both ways
+    if (RESULTS / f"{tried}.json").exists():
+        doc_t = _load(tried)
+        label = "{how}, with the answer-shape rules tried and not kept ({commit})"
+        runs.append((doc_t["figures"], {
+            mode: label.format(how=how, commit=doc_t["commit"])
+            for mode, how in (("words_only", "the words alone"),
+                              ("with_model", f"words + {model}"))}))  # fmt: skip
+        sources.append(_source(doc_t, tried))
     for name, label in (  # the same pairs: the weights before batch e's, the code before
         ("judge_fit-on-211", "words + {model}, weights fitted on the first 211 dev pairs "
                              "({commit})"),
