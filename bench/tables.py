@@ -344,7 +344,7 @@ def questions() -> str:
         "default-cf": "round cf (6bde46a), 0.5B loaded as in coach rehearse",
         "qwen2.5-coder-0.5b-instruct-cf": "qwen2.5-coder-0.5b-instruct, round cf",
         "prev-cf": "the code before this session's changes (cc0cef9), on round cf's talks",
-        "default-cg": "round cg (718b480), 0.5B loaded as in coach rehearse",
+        "default-cg": "round cg (3d614ff), 0.5B loaded as in coach rehearse",
         "qwen2.5-coder-0.5b-instruct-cg": "qwen2.5-coder-0.5b-instruct, round cg",
         "prev-cg": "the code before the last session's changes (cc0cef9), on round cg's talks",
         "default-ah": "round ah (2fdb7f2), 0.5B loaded as in coach rehearse",
