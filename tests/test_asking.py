@@ -763,6 +763,13 @@ def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
         ("Here's the idea.", "your idea"),
         ("So the motion I would put to you is a simple one.", "what you're asking for"),
         ("If you can find it, we would order in the spring.", "what you're asking for"),
+        # round cg: three of five proposals with no question of the whole
+        ("So here's what I'm after.", "what you're asking for"),
+        ("So I have two requests of this committee.", "what you're asking for"),
+        ("So I have to request of this committee.", "what you're asking for"),  # tiny.en
+        ("Let us have the roof, and let us have the money.", "what you're asking for"),
+        ("So, can I count you in?", "what you're asking for"),
+        ("So here's my idea \u2013 our verges.", "your idea"),
     ],
 )  # fmt: skip
 def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str) -> None:
@@ -806,6 +813,9 @@ def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str
         "If the members agree with the referee, the match goes on.",
         "Here's the idea behind the design.",
         "If you can find it in the shops, buy the blue one.",
+        "Let us have a moment of silence for Ray.",
+        "I have to ask you to bear with me.",
+        "Can I count the number of hands? Eleven.",
     ],
 )
 def test_what_is_not_put_forward(sentence: str) -> None:
@@ -1643,6 +1653,13 @@ def test_a_journey_or_a_thing_moved_is_no_change() -> None:
         assert not {"change", "shift"} & facets(said), said
     assert {"change", "shift"} <= facets("The share fell from nineteen percent to six.")
     assert "change" in facets("Prices dropped over the summer by a third.")
+    # round cg: "Could something else have caused that change?" of a rule for the roof (0
+    # of 8); a person going up is no measure that rose
+    rule = ("Nobody goes up except the two on duty, always with a teacher and only after we "
+            "fit a proper railing which the staff have quoted at six thousand.")  # fmt: skip
+    assert not {"change", "shift"} & facets(rule)
+    assert "change" in facets("Fares go up by ten percent in May.")
+    assert "change" in facets("Visitors went up from nine thousand to twelve thousand.")
 
 
 def test_a_drawback_the_speaker_will_not_hide_answers_the_side_effects() -> None:

@@ -490,6 +490,12 @@ _MOVED_DOWN = re.compile(
     r"roll(?:s|ed)?) (?:down|over|into|onto|off|out of|up|along|across) (?:the|a|an|its|their)\b"
 )
 """A thing that moved ("dropped down the forest side"), not a measure that fell."""
+_PERSON_WENT = re.compile(
+    r"\b(?:nobody|no one|everyone|everybody|someone|somebody|anyone|he|she|i|you|people|"
+    r"children|kids|pupils|students|climbers) (?:\w+ )?(?:go|goes|went|going) (?:up|down)\b"
+)
+"""A person going up or down (a roof, a hill): movement, not a measure that changed. Not
+"they" or "we", which may be the measures ("for tomatoes they actually went up")."""
 _FIRST_RUN = re.compile(
     r"\bfor the (?:very )?first time\b|\b(?:our|its|the) (?:very )?first (?:year|summer|"
     r"winter|season|term|spring|autumn|month)\b(?! (?:was|of the))"
@@ -575,6 +581,10 @@ def facets(text: str) -> frozenset[str]:
         # "sand is taken off the sea side, carried over the top, and dropped down the
         # forest side" (round bz: "Is that a trend?", 0 of 8): a thing moved, no figure
         found -= {"change", "shift", "result"}
+    if _PERSON_WENT.search(low) and not _FIGURE_MOVED.search(low):
+        # "Nobody goes up except the two on duty" (round cg: "Could something else have
+        # caused that change?", 0 of 8): a person climbing, no measure that rose
+        found -= {"change", "shift"}
     if _FELL_INTO.search(low) and not _figure_outside(low, _FELL_INTO):
         # "they still fell a bit soft", tiny.en's "felt" (round bq: "Is that a trend?", 0 of
         # 8): a state, nothing that fell
@@ -1847,7 +1857,7 @@ _PUTS_FORWARD = re.compile(
     r"(?!(?:to )?(?:walk|take|tell|talk|show|go|share|start|begin|explain|give you|run|read|"
     r"look|thank|introduce|remind|describe|share)\b)|"
     # "So here is my idea." (round cc: no question at all)
-    r"\b(?:here(?:'s| is)|so) (?:my|our) (?P<y>idea|plan|pitch)\b(?=[.:,]| is\b)|"
+    r"\b(?:here(?:'s| is)|so) (?:my|our) (?P<y>idea|plan|pitch)\b(?= ?[.:,;\u2013\u2014-]| is\b)|"
     # "Here's the idea." and "So the motion I would put to you is a simple one" (round cf)
     r"\bhere(?:'s| is) the (?P<ya>idea|proposal)(?=[.:])|"
     r"\bthe (?P<yb>motion) (?:i|we)(?:'d| would| will)? (?:like to )?put\b|"
@@ -1857,7 +1867,18 @@ _PUTS_FORWARD = re.compile(
     # item nine, please lift your card high." (round ce: no question at all); not a hand
     # ("Raise your hand if you've ever missed a bus.", "Raise your hand, ride the current.")
     r"\bwhat you(?:'re| are) (?P<va>voting) on\b|"
-    r"\b(?:please )?(?:lift|raise|hold up) your (?P<vb>cards?|ballots?|voting cards?)\b)",
+    r"\b(?:please )?(?:lift|raise|hold up) your (?P<vb>cards?|ballots?|voting cards?)\b|"
+    # "So here's what I'm after.", "I have two requests of this committee" (tiny.en: "I
+    # have to request of"), "Let us have the roof, and let us have thirty-nine thousand
+    # rupees", "So, can I count you in?" (round cg: no question of the whole)
+    r"\bhere(?:'s| is) what (?:i|we)(?:'m| am|'re| are) (?P<vc>after|asking for|looking for|"
+    r"hoping for)\b|"
+    r"\b(?:i|we)(?:'ve got| have got| have) (?:two|to|three|four|a couple of|a few|one|a|some) "
+    r"(?:small |simple |specific |concrete )?(?P<vd>requests?|asks?) (?:of|for|to) (?:you|this|"
+    r"the|council)\b|"
+    r"^(?:(?:so|and|please)\W+)*let us (?P<ve>have|use|borrow|keep|build)\b"
+    r"(?! (?:a|one|another) (?:look|moment|minute|think|go|word)\b)|"
+    r"\b(?:can|could|may) (?:i|we) (?P<vf>count) (?:you in|on you|on your)\b)",
     re.I,
 )
 """The speaker putting something forward: "what I'm proposing", "so here's my ask", "I'd
