@@ -770,6 +770,15 @@ def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
         ("Let us have the roof, and let us have the money.", "what you're asking for"),
         ("So, can I count you in?", "what you're asking for"),
         ("So here's my idea \u2013 our verges.", "your idea"),
+        # proposals of rounds bw-cf that still had no question of the whole
+        ("Put those fourteen crossings into next year's budget and you will cover most "
+         "journeys.", "what you're asking for"),
+        ("First, releasing the eighteen hundred euros from the parents' fund.",
+         "what you're asking for"),
+        ("Will this meeting give the board a mandate to commission the facade?",
+         "what you're asking for"),
+        ("Before you go home, I'd like you to put a tick or a cross next to yours.",
+         "what you're asking for"),
     ],
 )  # fmt: skip
 def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str) -> None:
@@ -816,6 +825,10 @@ def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str
         "Let us have a moment of silence for Ray.",
         "I have to ask you to bear with me.",
         "Can I count the number of hands? Eleven.",
+        "Put the kettle on before the guests arrive.",
+        "We put the money from the fund into new boats last year.",
+        "I'd like you to meet my colleague Sarah.",
+        "First, put the onions in the pan.",
     ],
 )
 def test_what_is_not_put_forward(sentence: str) -> None:

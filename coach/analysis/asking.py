@@ -1878,7 +1878,19 @@ _PUTS_FORWARD = re.compile(
     r"the|council)\b|"
     r"^(?:(?:so|and|please)\W+)*let us (?P<ve>have|use|borrow|keep|build)\b"
     r"(?! (?:a|one|another) (?:look|moment|minute|think|go|word)\b)|"
-    r"\b(?:can|could|may) (?:i|we) (?P<vf>count) (?:you in|on you|on your)\b)",
+    r"\b(?:can|could|may) (?:i|we) (?P<vf>count) (?:you in|on you|on your)\b|"
+    # an order to those who hold the budget: "Put those fourteen crossings into next
+    # year's budget", "strike the conversion line from this year's ... and put a far
+    # smaller sum", "First, releasing the money from the parents' fund"; a mandate asked
+    # for: "will this meeting give the board a mandate" (rounds bv-cf: no question at all)
+    r"^(?:(?:so|and|please|then|just|first|second|firstly)\W+)*(?P<vg>put|include|add|strike|"
+    r"release|releasing|set aside|earmark|move)\b[^.?!]{0,60}?\b(?:into|in|from|for) (?:next "
+    r"year's|this year's|the|our|your|its|their)(?: [\w']+)? (?:budget|plan|fund|reserve|"
+    r"programme|capital programme|accounts?)\b|"
+    r"\bgive (?:the|this|our|us|me)(?: \w+){0,2} (?P<vh>mandate)\b|"
+    # "Before you go home, I'd like you to put a tick or a cross next to yours" (round bw)
+    r"\b(?:i|we)(?:'d| would) like (?:you|each of you|all of you|everyone) to "
+    r"(?P<vi>put|sign|tick|write|vote|tell me|say yes|give|pledge|commit)\b)",
     re.I,
 )
 """The speaker putting something forward: "what I'm proposing", "so here's my ask", "I'd
