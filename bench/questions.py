@@ -84,6 +84,7 @@ SPLITS = (
     "sealed77",
     "sealed78",
     "sealed79",
+    "sealed80",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
@@ -120,7 +121,8 @@ sealed72 (bz, likewise),
 sealed73 (ca, likewise),
 sealed74 (cb, likewise),
 sealed75 (cc, likewise), sealed76 (cd, likewise), sealed77 (ce, likewise),
-sealed78 (cf, likewise), sealed79 (cg, likewise)."""
+sealed78 (cf, likewise), sealed79 (cg, likewise),
+sealed80 (ch, likewise)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
