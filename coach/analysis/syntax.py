@@ -117,10 +117,16 @@ def all_fitted(parse: Parse, start: int, end: int) -> bool:
     tokens = parse.tokens
     return not any(
         (tokens[i].dep in _UNPARSED and tokens[i].text.lower() not in ("yes", "no"))
-        or (tokens[i].pos == "PRON" and tokens[i].dep == "compound")
-        or _bare_after_past(tokens, i)
+        or _misheard(tokens, i)
         for i in _inside(tokens, start, end)
     )
+
+
+def _misheard(tokens: tuple[Token, ...], at: int) -> bool:
+    """A word the parse shows misheard: a pronoun hung on a noun, or a bare verb joined to
+    a past one (:func:`all_fitted`)."""
+    t = tokens[at]
+    return (t.pos == "PRON" and t.dep == "compound") or _bare_after_past(tokens, at)
 
 
 def _bare_after_past(tokens: tuple[Token, ...], at: int) -> bool:
@@ -162,9 +168,8 @@ def whole_clause(parse: Parse, start: int, end: int) -> bool:
     """
     tokens = parse.tokens
     inside = _inside(tokens, start, end)
-    if not inside or any(tokens[i].dep in _UNPARSED for i in inside):
-        return False  # "yes" too: "and yes we'll get to taxes next month" is an aside
-    if not all_fitted(parse, start, end):
+    # every word fitted, "yes" too ("and yes we'll get to taxes next month" is an aside)
+    if not inside or any(tokens[i].dep in _UNPARSED or _misheard(tokens, i) for i in inside):
         return False
     heads = [
         i for i in inside
