@@ -1073,16 +1073,8 @@ class Audience:
         for other in [PlannedQuestion(claim, k) for k in self._kinds_for(claim)] if claim else []:
             made = self._grounded(other, self.asked)
             if made is not None:
-                again = dataclasses.replace(made, lead_in=q.lead_in)
-                self.planned[-1] = self._plans_by_text[again.text] = other
-                self.asked.append(again.text)
-                return again
-        plain = Question(EARLY_FALLBACK, plan.claim.text, "fallback", 0, lead_in=q.lead_in,
-                         started_at=q.started_at, ready_at=time.monotonic(),
-                         ask_kind="clarification")  # fmt: skip
-        self._plans_by_text[plain.text] = plan
-        self.asked.append(plain.text)
-        return plain
+                return self._said_instead(q, other, made)
+        return self._plain_instead(q, plan, EARLY_FALLBACK)
 
     def _finish_early_whole(
         self, plan: PlannedQuestion, q: Question, others: list[str]
@@ -1097,17 +1089,27 @@ class Audience:
         self.asked = others
         found = self._first_whole(plan.claim, (), started)
         if found is not None:
-            other, made = found
-            made = dataclasses.replace(made, lead_in=q.lead_in)
-            self.planned[-1] = self._plans_by_text[made.text] = other
-            self._wholes[-1] = other
-            self.asked.append(made.text)
-            return made
+            self._wholes[-1] = found[0]
+            return self._said_instead(q, *found)
         ask = asking.put_forward(self.transcript)
-        what = ask[1] if ask else "what you're asking for"
-        plain = Question(f"Could you say a little more about {what}?", plan.claim.text,
-                         "fallback", 0, lead_in=q.lead_in, started_at=q.started_at,
-                         ready_at=time.monotonic(), ask_kind="clarification")  # fmt: skip
+        return self._plain_instead(
+            q, plan, _MORE_ABOUT.format(ask[1] if ask else "what you're asking for")
+        )
+
+    def _said_instead(self, q: Question, other: PlannedQuestion, made: Question) -> Question:
+        """``made`` (planned as ``other``) said in place of the question begun early ``q``,
+        after the lead-in already said for it."""
+        made = dataclasses.replace(made, lead_in=q.lead_in)
+        self.planned[-1] = self._plans_by_text[made.text] = other
+        self.asked.append(made.text)
+        return made
+
+    def _plain_instead(self, q: Question, plan: PlannedQuestion, text: str) -> Question:
+        """A plain request for more (``text``) in place of the question begun early ``q``,
+        after the lead-in already said for it."""
+        plain = Question(text, plan.claim.text, "fallback", 0, lead_in=q.lead_in,
+                         started_at=q.started_at, ready_at=time.monotonic(),
+                         ask_kind="clarification")  # fmt: skip
         self._plans_by_text[plain.text] = plan
         self.asked.append(plain.text)
         return plain
@@ -1347,7 +1349,8 @@ class Audience:
             yield q
 
 
-EARLY_FALLBACK = "Could you say a little more about that?"
+_MORE_ABOUT = "Could you say a little more about {}?"
+EARLY_FALLBACK = _MORE_ABOUT.format("that")
 """The question after a quote begun early when the talk's last words answered every
 question prepared about it (:meth:`Audience.take_early`)."""
 
