@@ -90,6 +90,7 @@ def questions() -> str:
         "sealed78": -75,
         "sealed79": -76,
         "sealed80": -77,
+        "sealed81": -78,
         "sealed31": -28,
         "sealed30": -27,
         "sealed29": -26,
