@@ -779,6 +779,15 @@ def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
          "what you're asking for"),
         ("Before you go home, I'd like you to put a tick or a cross next to yours.",
          "what you're asking for"),
+        # reports of rounds ca-cf whose recommendations had no question of the whole
+        ("I'd like us to apply to the province for money to buy enough racks.",
+         "what you're asking for"),
+        ("I'd like us to vote tonight on whether the association asks them to keep the signs.",
+         "what you're asking for"),
+        ("For next season, I'll be asking the committee for a spare net panel.",
+         "what you're asking for"),
+        ("So the recommendation from Fives is threefold.", "your recommendation"),
+        ("So, for next summer, three proposals.", "your proposal"),
     ],
 )  # fmt: skip
 def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str) -> None:
@@ -829,6 +838,12 @@ def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str
         "We put the money from the fund into new boats last year.",
         "I'd like you to meet my colleague Sarah.",
         "First, put the onions in the pan.",
+        "I'd like us to think about a girls' team one day.",  # a thought, no ask
+        "I'd like us to keep doing the testing together.",  # what already runs
+        "I'd like us to be honest with ourselves about the risk.",
+        "I'll be asking you to imagine the harbour in winter.",
+        "The recommendation from the ministry was ignored.",
+        "The three proposals we tried last year all failed.",
     ],
 )
 def test_what_is_not_put_forward(sentence: str) -> None:

@@ -1890,7 +1890,21 @@ _PUTS_FORWARD = re.compile(
     r"\bgive (?:the|this|our|us|me)(?: \w+){0,2} (?P<vh>mandate)\b|"
     # "Before you go home, I'd like you to put a tick or a cross next to yours" (round bw)
     r"\b(?:i|we)(?:'d| would) like (?:you|each of you|all of you|everyone) to "
-    r"(?P<vi>put|sign|tick|write|vote|tell me|say yes|give|pledge|commit)\b)",
+    r"(?P<vi>put|sign|tick|write|vote|tell me|say yes|give|pledge|commit)\b|"
+    # the listeners asked to act with the speaker: "I'd like us to apply to the province for
+    # money", "I'd like us to vote tonight on whether ..." (not a thought, nor to keep what
+    # runs: "I'd like us to think about ...", "I'd like us to keep doing the testing"); an
+    # ask announced: "I'll be asking the committee for a spare net panel"; a report's
+    # recommendations named: "So the recommendation from Fives is threefold", "So, for next
+    # summer, three proposals." (rounds ca-cf: reports with no question of the whole)
+    r"\b(?:i|we)(?:'d| would) (?:also |really )?(?P<wa>like) us to (?!(?:think|talk|remember|"
+    r"look|consider|imagine|be|keep|continue|carry on|stick|discuss|reflect)\b)|"
+    r"\b(?:i|we)(?:'ll| will) be (?P<wb>asking) (?:you|the [\w-]+|this [\w-]+)(?: [\w-]+)? "
+    r"(?:for|to)\b|"
+    r"\bthe (?:main |first |key )?(?P<wc>recommendation)s? (?:from|of) (?:the |our )?[\w'-]+(?: "
+    r"[\w'-]+)? (?:is|are)\b|"
+    r"^(?:(?:so|and|now)\W+)*(?:for (?:next|the next|this) [\w-]+\W+)?(?:two|three|four|2|3|4) "
+    r"(?P<wd>proposals|recommendations)\b)",
     re.I,
 )
 """The speaker putting something forward: "what I'm proposing", "so here's my ask", "I'd
