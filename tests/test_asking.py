@@ -112,13 +112,16 @@ def test_every_frame_is_a_question_of_a_known_kind() -> None:
         assert not frame.needs & frame.avoid
 
 
-def test_a_measured_change_gets_evidence_and_method_questions() -> None:
+def test_a_measured_change_gets_method_and_example_questions() -> None:
     claim = _claim("satisfaction score")
     kinds = fitting_kinds(claim, TALK)
-    assert {"evidence", "method"} <= set(kinds)
-    (lead_in, question), *_ = grounded_questions(claim, "evidence", TALK)
+    assert {"example", "method"} <= set(kinds)
+    (lead_in, question), *_ = grounded_questions(claim, "method", TALK)
     assert lead_in == "You said their satisfaction score went from seventy-one to eighty-four."
-    assert question == "Could something else have caused that change?"
+    assert question == "How was that measured?"
+    # not "Could something else have caused that change?": blind reviewers accepted it in
+    # 32 % of verdicts over rounds aa-ch, the lowest of any frame
+    assert "evidence" not in kinds
 
 
 def test_a_question_the_talk_answers_is_not_asked() -> None:
@@ -625,25 +628,28 @@ def test_thanking_someone_is_not_quoted() -> None:
 
 
 def test_a_change_is_tied_to_something_done_only_when_something_was_done() -> None:
-    """ "Could something else have caused that change?" needs something done before it."""
+    """ "Did anything in those results surprise you?" needs something done before the
+    change; "Could something else have caused that change?" is never asked."""
+    surprise, other_cause = (
+        "Did anything in those results surprise you?",
+        "Could something else have caused that change?",
+    )
     market = (
         "If the price falls hard between the day we pay you and the day we sell, we lose. "
         "In the bad year of twenty nineteen, the price fell around thirty percent in a few months."
     )
-    fits = _fits(market)
-    assert "Could something else have caused that change?" not in fits  # "when": a time
+    assert surprise not in _fits(market)  # "when": a time
     clients = (
         "We asked retailers to check the flat number at checkout. "
         "Two big clients did it and their failure rate went from about seven percent to under four."
     )
-    fits = _fits(clients)
-    assert "Could something else have caused that change?" in fits
+    assert surprise in _fits(clients)
+    assert other_cause not in _fits(clients)
     cut = (
         "Just to remind you what we changed at under-fourteens. "
         "We cut the number of competitive fixtures from about eighteen to twelve."
     )
-    fits = _fits(cut)
-    assert "Could something else have caused that change?" not in fits  # the thing done
+    assert surprise not in _fits(cut)  # the thing done
 
 
 @pytest.mark.parametrize(
@@ -1271,18 +1277,6 @@ def test_what_typically_happens_is_not_asked_whether_it_is_usual() -> None:
     assert asked in _frames("Last winter we had twenty joints fail before the repair.")
 
 
-def test_a_caveat_on_the_comparison_answers_what_else_caused_it() -> None:
-    # round ae: "You said in the pilot homes they went down thirty-four percent. Could
-    # something else have caused that change?" (0 of 8: the talk had said to be careful
-    # with that comparison, extractor fans fitted halfway, "not a clean trial")
-    asked = "Could something else have caused that change?"
-    talk = ("We fitted sensors in forty homes last winter. In the pilot homes, damp "
-            "complaints went down thirty-four percent. Now I'd be careful with that "
-            "comparison, because the pilot homes got a lot of extra attention.")  # fmt: skip
-    assert asked not in _fits(talk)
-    assert asked in _fits(talk.replace("I'd be careful with that comparison", "I'm proud"))
-
-
 @pytest.mark.parametrize(
     ("told", "left_out"),
     [  # round bf: whole proposals asked what the talk had said (0 of 6 to 0 of 8 each)
@@ -1569,17 +1563,6 @@ def test_an_overspend_is_money_and_is_not_asked_how_it_was_measured() -> None:
     assert asked not in _frames(told)
     assert facets("So we went over by six thousand six hundred.") >= {"money"}
     assert "money" not in facets("So we went over by six hundred hours.")
-
-
-def test_a_figure_the_speaker_calls_high_answers_what_else_caused_it() -> None:
-    # round bg: "You said marking has gone up a little from seven and a half hours to eight
-    # and a half. Could something else have caused that change?" (0 of 8)
-    asked = "Could something else have caused that change?"
-    talk = ("After the new timetable, marking went up from seven and a half hours to eight "
-            "and a half. We ran the survey in November, which is heavy with tests, so the "
-            "marking figure may be on the high side.")  # fmt: skip
-    assert asked not in _fits(talk)
-    assert asked in _fits(talk.replace("may be on the high side", "is what we found"))
 
 
 def test_a_method_told_a_few_sentences_before_answers_how_it_was_measured() -> None:

@@ -1440,19 +1440,12 @@ FRAMES: tuple[Frame, ...] = (
        # milking. If that happens, we would lose around seventy farms" (round bn, 0 of 8)
        r"if (?:that|this) (?:happens|happened|is the case|holds|continues))",
        near=0, avoid="derived"),
-    _f("evidence", "change intervention", "Could something else have caused that change?",
-       r"\b(the only (?:thing|change|difference)|nothing else changed|control group|"
-       r"stayed (?:flat|the same)|other \w+ (?:stayed|didn't)|"
-       # the speaker's own caveat: "I'd be careful with that comparison ... so it's not a
-       # clean trial" (round ae, 0 of 8)
-       r"careful (?:with|about) (?:that|this|the|those|these) (?:comparison|figure|number|"
-       r"result)s?|not a (?:clean|fair|proper|controlled) (?:trial|comparison|test|experiment)|"
-       r"can't (?:be sure|rule out)|hard to (?:separate|untangle|tell which)|"
-       # "We ran the survey in November, which is heavy with the first tests, so the
-       # marking figure may be on the high side" (round bg, 0 of 8)
-       r"(?:may|might|could) be (?:a (?:bit|little) )?on the (?:high|low) side|"
-       r"(?:may|might|could) have (?:pushed|pulled|inflated|flattered|skewed))",
-       near=-1, avoid="estimate future"),
+    # "Could something else have caused that change?" (of a change after something done)
+    # is no longer asked: blind reviewers accepted it in 32 % of verdicts over rounds aa-ch
+    # (74/229) and in 48 % of those on the questions the code still asked of all judged
+    # talks (24/50), the lowest of any frame; they found the talk had named its causes or
+    # caveats, or the quote was no change. Without it the dev replay of every judged talk
+    # was 87.0 % acceptable (2046/2353) against 86.2 % (2074/2407).
     _f("evidence", "result period",
        "Was that a typical period, or could it have been an unusual one?",
        r"\b(every (?:year|month|week)|each year|over (?:the last )?(?:two|three|four|five|ten|"
