@@ -86,6 +86,7 @@ SPLITS = (
     "sealed79",
     "sealed80",
     "sealed81",
+    "sealed82",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
@@ -123,7 +124,8 @@ sealed73 (ca, likewise),
 sealed74 (cb, likewise),
 sealed75 (cc, likewise), sealed76 (cd, likewise), sealed77 (ce, likewise),
 sealed78 (cf, likewise), sealed79 (cg, likewise),
-sealed80 (ch, likewise), sealed81 (ci, likewise)."""
+sealed80 (ch, likewise), sealed81 (ci, likewise),
+sealed82 (cj, likewise)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions

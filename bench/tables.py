@@ -91,6 +91,7 @@ def questions() -> str:
         "sealed79": -76,
         "sealed80": -77,
         "sealed81": -78,
+        "sealed82": -79,
         "sealed31": -28,
         "sealed30": -27,
         "sealed29": -26,
