@@ -794,6 +794,17 @@ def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
          "what you're asking for"),
         ("So the recommendation from Fives is threefold.", "your recommendation"),
         ("So, for next summer, three proposals.", "your proposal"),
+        # round cj: four of five proposals had no question at all
+        ("Let's vote today, and have those radios in our hands by May.",
+         "what you're asking for"),
+        ("So when the vote is called, give me two things, please.", "what you're asking for"),
+        ("So here is the proposal put plainly, sixty-four thousand from the savings.",
+         "your proposal"),
+        ("So this is what I want.", "what you're asking for"),
+        ("I'll tell you straight off what I'm after, because the coffee's getting cold.",
+         "what you're asking for"),
+        ("I would like the guild to buy a second-hand quilting machine.",
+         "what you're asking for"),
     ],
 )  # fmt: skip
 def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str) -> None:
@@ -850,6 +861,12 @@ def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str
         "I'll be asking you to imagine the harbour in winter.",
         "The recommendation from the ministry was ignored.",
         "The three proposals we tried last year all failed.",
+        "Give me a moment to find the slide.",
+        "This is what I want you to remember about tides.",
+        "Let's vote with our feet and walk.",
+        "Here's the plan for the evening: a tour, then dinner.",
+        "I'll tell you what I found in the attic.",
+        "The guild would like the town to buy more of our quilts one day, but that's a dream.",
     ],
 )
 def test_what_is_not_put_forward(sentence: str) -> None:

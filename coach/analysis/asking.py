@@ -998,7 +998,9 @@ def has_unsure(text: str, unsure: frozenset[Unsure]) -> bool:
 _ASKER = r"(?P<p>i'm|i am|we're|we are)"
 _ASKED_WHO = r"you|the [\w-]+(?: [\w-]+)?|this [\w-]+(?: [\w-]+)?|engineering [\w-]+"
 """Whom a speaker asks to decide: "I want you to ...", "I'd like the board to ..."."""
-_ASKED_TO = r"approve|fund|back|sign off|agree to|amend|release|adopt|vote for|commit|pay for"
+_ASKED_TO = (
+    r"approve|fund|back|sign off|agree to|amend|release|adopt|vote for|commit|pay for|buy|spend"
+)
 """What they are asked to do: "... to approve buying a catalytic afterburner"."""
 _ASK_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.I), verb)
@@ -1897,7 +1899,19 @@ _PUTS_FORWARD = re.compile(
     r"\bthe (?:main |first |key )?(?P<wc>recommendation)s? (?:from|of) (?:the |our )?[\w'-]+(?: "
     r"[\w'-]+)? (?:is|are)\b|"
     r"^(?:(?:so|and|now)\W+)*(?:for (?:next|the next|this) [\w-]+\W+)?(?:two|three|four|2|3|4) "
-    r"(?P<wd>proposals|recommendations)\b)",
+    r"(?P<wd>proposals|recommendations)\b|"
+    # "Let's vote today", "So when the vote is called, give me two things, please: your
+    # agreement ...", "So here is the proposal, put plainly.", "So this is what I want."
+    # (round cj: four of five proposals had no question)
+    r"\blet(?:'s| us) (?P<we>vote)\b(?! with)|"
+    r"\b(?P<wf>give) (?:me|us) (?:(?:two|three|a couple of) (?:things|decisions)|your (?:agreement|"
+    r"vote|votes|support|backing|approval|yes|go-ahead|blessing))\b|"
+    r"\bhere(?:'s| is) the (?P<wg>proposal|idea|plan)(?=,| put\b| in short\b| in brief\b)|"
+    r"^(?:(?:so|and|now)\W+)*(?:this|here) is what (?:i|we) (?P<wh>want|need|am asking for|"
+    r"'m asking for|are asking for|'re asking for)(?= ?[.:,;]| from\b)|"
+    # "I'll tell you straight off what I'm after" (round cj)
+    r"\btell you (?:\w+ )?(?:off |up front |away )?what (?:i|we)(?:'m| am|'re| are) (?P<wj>after|"
+    r"asking for|asking you for)\b)",
     re.I,
 )
 """The speaker putting something forward: "what I'm proposing", "so here's my ask", "I'd
