@@ -805,6 +805,10 @@ def test_an_ask_announced_in_a_sentence_of_its_own_is_said_with_the_next(
          "what you're asking for"),
         ("I would like the guild to buy a second-hand quilting machine.",
          "what you're asking for"),
+        # round ci: a proposal with no question at all
+        ("We'd like the members of the Aros Small Boat Club to approve spending six thousand.",
+         "what you're asking for"),
+        ("So I'll ask for a show of hands.", "what you're asking for"),
     ],
 )  # fmt: skip
 def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str) -> None:
@@ -866,6 +870,7 @@ def test_the_speaker_putting_something_forward_is_found(sentence: str, what: str
         "Let's vote with our feet and walk.",
         "Here's the plan for the evening: a tour, then dinner.",
         "I'll tell you what I found in the attic.",
+        "I'll ask for a show of hands: who has been to the island before?",
         "The guild would like the town to buy more of our quilts one day, but that's a dream.",
     ],
 )

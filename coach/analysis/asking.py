@@ -1911,7 +1911,10 @@ _PUTS_FORWARD = re.compile(
     r"'m asking for|are asking for|'re asking for)(?= ?[.:,;]| from\b)|"
     # "I'll tell you straight off what I'm after" (round cj)
     r"\btell you (?:\w+ )?(?:off |up front |away )?what (?:i|we)(?:'m| am|'re| are) (?P<wj>after|"
-    r"asking for|asking you for)\b)",
+    r"asking for|asking you for)\b|"
+    # "So I'll ask for a show of hands." (round ci: no question at all)
+    r"\b(?:i|we)(?:'ll| will|'d like to| would like to) (?:now |just )?ask for a (?P<wk>show) of "
+    r"hands\b(?!\W+(?:who|how many|if)\b))",
     re.I,
 )
 """The speaker putting something forward: "what I'm proposing", "so here's my ask", "I'd
@@ -1920,7 +1923,7 @@ speaker."""
 _DECIDERS_ASKED = re.compile(
     r"\b(?:you|the|this|our)(?: [\w-]+){0,2}? (?:committee|board|council|trustees|governors|"
     r"leadership|management|manager|director|panel|members|group|partnership|authority|"
-    r"meeting|assembly|association)s?\b(?: (?![\w-]+ed\b)[\w-]+){0,4}? "
+    r"meeting|assembly|association)s?\b(?: (?![\w-]+ed\b)[\w-]+){0,6}? "
     r"(?:to|will|would|can|could|agrees? to) "
     r"(?:(?:formally|tonight|today|now|also|please|just) )?(?P<v>approve|agree|back|fund|vote|"
     r"sign off|support|release|adopt|endorse|commit|pay for|recommend|grant|lend|authori[sz]e)\b",
