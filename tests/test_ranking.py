@@ -71,7 +71,7 @@ def test_a_quoted_result_ranks_above_the_closing_line() -> None:
 
 
 def test_ranked_questions_put_the_likeliest_first() -> None:
-    talk = "Ridership went up from three to four thousand a day during the six week trial in May."
+    talk = "Ridership went up from three thousand to four thousand a day last month."
     claim = find_claims(talk)[0]
     ranked = ranked_questions(claim, "evidence", talk)
     likelihoods = [p for *_lq, p in ranked]
