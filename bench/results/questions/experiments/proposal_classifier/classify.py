@@ -1,21 +1,53 @@
-import json,sys,glob,re,time
-sys.path.insert(0,'/work/main')
+"""The script of the proposal classifier experiment (README.md here), as run, tidied.
+
+Usage: classify.py MODEL FIRST LAST VARIANT, e.g. ``classify.py qwen2.5-coder-1.5b-instruct
+78 82 a``: every heard talk of splits sealedFIRST..sealedLAST, its kind from the writers'
+brief (01-05 proposal, 06-08 report, 09-12 other), the model's P(yes) and whether
+``asking.put_forward`` finds an ask; printed a line per talk and written to /tmp.
+"""
+
+import glob
+import json
+import sys
+import time
 from pathlib import Path
-from coach.llm import ChatModel, LlmOptions
-from coach.analysis.asking import put_forward
-model=sys.argv[1]; lo,hi=int(sys.argv[2]),int(sys.argv[3]); variant=sys.argv[4]
-llm=ChatModel.load(LlmOptions(model=model,n_ctx=4096))
-Q={'a':"Does the speaker ask the listeners to approve, fund, vote for, sign up for or take part in something specific? Answer yes or no.",
-   'b':"Is the speaker asking this audience for a decision, money, approval or their help with a specific plan? Answer yes or no."}[variant]
-out=[]; t0=time.time()
-for n in range(lo,hi+1):
-    for f in sorted(glob.glob(f'/work/main/bench/data/talks/heard/sealed{n}-*.txt')):
-        stem=Path(f).stem; num=int(stem.split('-')[1])
-        kind='proposal' if num<=5 else 'report' if num<=8 else 'other'
-        t=Path(f).read_text()
-        p,_=llm.choice_probs([{"role":"system","content":"You read the transcript of a talk and answer a question about it."},
-                             {"role":"user","content":f"Transcript:\n{t}\n\n{Q}"}],["yes","no"])
-        out.append(dict(talk=stem,kind=kind,p=p,regex=put_forward(t) is not None))
-        print(stem[:40],kind,round(p,3),out[-1]['regex'],flush=True)
-print('s/talk',(time.time()-t0)/len(out))
-json.dump(out,open(f'/tmp/cls_{model[-14:]}_{variant}_{lo}_{hi}.json','w'))
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[5]))
+
+from coach.analysis.asking import put_forward  # noqa: E402
+from coach.llm import ChatModel, LlmOptions  # noqa: E402
+
+HEARD = Path(__file__).resolve().parents[4] / "data" / "talks" / "heard"
+QUESTIONS = {
+    "a": "Does the speaker ask the listeners to approve, fund, vote for, sign up for or take "
+    "part in something specific? Answer yes or no.",
+    "b": "Is the speaker asking this audience for a decision, money, approval or their help "
+    "with a specific plan? Answer yes or no.",
+}
+SYSTEM = "You read the transcript of a talk and answer a question about it."
+
+
+def main() -> None:
+    model, first, last, variant = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    llm = ChatModel.load(LlmOptions(model=model, n_ctx=4096))
+    out = []
+    started = time.time()
+    for n in range(first, last + 1):
+        for f in sorted(glob.glob(str(HEARD / f"sealed{n}-*.txt"))):
+            stem = Path(f).stem
+            num = int(stem.split("-")[1])
+            kind = "proposal" if num <= 5 else "report" if num <= 8 else "other"
+            talk = Path(f).read_text()
+            messages = [
+                {"role": "system", "content": SYSTEM},
+                {"role": "user", "content": f"Transcript:\n{talk}\n\n{QUESTIONS[variant]}"},
+            ]
+            p, _no = llm.choice_probs(messages, ["yes", "no"])
+            out.append({"talk": stem, "kind": kind, "p": p, "regex": put_forward(talk) is not None})
+            print(stem[:40], kind, round(p, 3), out[-1]["regex"], flush=True)
+    print("s/talk", (time.time() - started) / max(len(out), 1))
+    Path(f"/tmp/cls_{model[-14:]}_{variant}_{first}_{last}.json").write_text(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
