@@ -464,13 +464,8 @@ def latency() -> str:
         f = doc["figures"]
         st = f["stages"].get("question_after_decision_s", {})
         fu = f.get("follow_up_heard_s", {})
-        variant = f.get("variant") or ""
-        if f.get("talk_file"):  # a bench talk, not the practice talk
-            talk = Path(f["talk_file"].split()[0]).stem
-            variant = f"{variant}, " if variant else ""
-            variant += f"on the proposal {talk}" + (
-                " (the code before the stance was said early)" if "before" in path.stem else ""
-            )
+        talk = f"on the proposal {Path(f['talk_file'].split()[0]).stem}" if "talk_file" in f else ""
+        variant = ", ".join(v for v in (talk, f.get("variant", "")) if v)
         rows.append(
             f"| {f.get('llm', 'qwen2.5-coder-0.5b-instruct')} | {f.get('wording', 'llm')} | "
             f"{f.get('judge_model', 'none (before it existed)')}"
