@@ -138,6 +138,11 @@ def main() -> int:
         help="a bench talk's Markdown, said by the default Piper voice, in place of the shipped "
         "practice talk (e.g. a proposal, whose first question is about it as a whole)",
     )  # fmt: skip
+    ap.add_argument(
+        "--no-ask-reading", action="store_true",
+        help="the judge model does not read the talk for its ask (as coach rehearse "
+        "--no-ask-reading; it is loaded when the questions are over)",
+    )  # fmt: skip
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args()
 
@@ -173,7 +178,9 @@ def main() -> int:
                         TtsOptions(threads=llm_threads),
                         lines=ACKS, ear=ear,
                         judge=None if args.judge_model == "none"
-                        else JudgeOptions(model=args.judge_model))  # fmt: skip
+                        else JudgeOptions(model=args.judge_model),
+                        read_asks=args.wording == "grounded"
+                        and not args.no_ask_reading)  # fmt: skip
         sink = WavSink(folder.file("audience.wav"))
         events = QuietEvents()
         options = RehearseOptions(
@@ -215,6 +222,8 @@ def main() -> int:
             "follow_up_heard_s": follow_up,
             "llm": args.llm_model, "questions": args.questions, "fast": args.fast,
             "wording": args.wording, "judge_model": args.judge_model,
+            "ask_reading": args.wording == "grounded" and not args.no_ask_reading
+            and args.judge_model != "none",
             "stages": figures, "ready_s": result.ready_s, "peak_mb": round(peak_mb),
             "answers_with_quick_utterances": quick_answers(result.timings),
             "talk": talk, "status": result.status,
@@ -228,6 +237,7 @@ def main() -> int:
         name = "latency" + ("" if args.llm_model == LlmOptions.model else f"_{args.llm_model}")
         name += "" if args.wording == "grounded" else f"_{args.wording}-wording"
         name += "_words-judge" if args.judge_model == "none" else ""
+        name += "_no-ask-reading" if args.no_ask_reading and args.judge_model != "none" else ""
         name += "" if args.talk is None else f"_{args.talk.stem}"
         print(f"figures written to {write_results(name, doc).relative_to(ROOT)}")
         if args.json:

@@ -87,6 +87,7 @@ SPLITS = (
     "sealed80",
     "sealed81",
     "sealed82",
+    "sealed83",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
@@ -125,7 +126,7 @@ sealed74 (cb, likewise),
 sealed75 (cc, likewise), sealed76 (cd, likewise), sealed77 (ce, likewise),
 sealed78 (cf, likewise), sealed79 (cg, likewise),
 sealed80 (ch, likewise), sealed81 (ci, likewise),
-sealed82 (cj, likewise)."""
+sealed82 (cj, likewise), sealed83 (ck, likewise)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
@@ -232,6 +233,7 @@ def generate_one(
     model: str, per_persona: int, *, baseline: bool = True, wording: str = "llm",
     ear: str = "tiny.en", splits: tuple[str, ...] = SPLITS, use_unsure: bool = True,
     script: bool = False, stance: bool = True, checked_by: str | None = None,
+    asks_model: str = "none",
 ) -> None:  # fmt: skip
     """One model's questions (its own process, so its peak memory is its own). Model
     ``none`` asks without a model (grounded wording only). ``use_unsure``: the audience
@@ -239,7 +241,10 @@ def generate_one(
     talk's word probabilities were kept. ``script``: the speaker gave the talk as written
     as their script (``coach rehearse --script``). ``checked_by``: a second recogniser's
     transcripts (the live one's, tiny.en, when ``ear`` is the audience's own): words the
-    two wrote differently are not quoted, as in ``coach rehearse --audience-asr``."""
+    two wrote differently are not quoted, as in ``coach rehearse --audience-asr``.
+    ``asks_model``: the judge model that reads each talk for its ask, as ``coach rehearse``
+    does (``none``: the patterns alone); it reads the talk whole, where a live session
+    reads it up to its last utterance."""
     from coach.analysis.asking import unsure_words
     from coach.audience import PERSONAS as BUILTIN
     from coach.audience import Audience, AudienceOptions
@@ -249,6 +254,15 @@ def generate_one(
     t0 = time.perf_counter()
     llm = None if model == "none" else ChatModel.load(LlmOptions(model=model))
     load_s = time.perf_counter() - t0
+    asks = None
+    if asks_model != "none" and wording == "grounded":
+        from coach.judging import ASKS_N_CTX, AnswerJudge, JudgeOptions
+
+        reader = AnswerJudge.load(JudgeOptions(model=asks_model), n_ctx=ASKS_N_CTX)
+
+        def asks(transcript: str, cancel: object) -> float:
+            return reader.asks_listeners(transcript)
+
     times: dict[str, list[float]] = {"coach": [], "baseline": []}
     sources: dict[str, int] = defaultdict(int)
     items: list[dict] = []
@@ -271,7 +285,7 @@ def generate_one(
             p_opt = DESCRIBED if persona == "described" else persona
             audience = Audience(llm, heard, AudienceOptions(persona=p_opt, wording=wording,
                                                             stance=stance),
-                                unsure=unsure,
+                                unsure=unsure, asks=asks,
                                 script=path.read_text() if script else None)  # fmt: skip
             before = ""
             for q in audience.questions(per_persona):
@@ -329,13 +343,14 @@ def generate_one(
     print(json.dumps(perf, indent=2))
 
 
-def generate(models: list[str], per_persona: int, seed: int, wording: str) -> None:
+def generate(models: list[str], per_persona: int, seed: int, wording: str, asks_model: str) -> None:
     """Each model in its own process, then the shuffled review files and the key."""
     import subprocess
 
     for model in models:
         subprocess.run([sys.executable, __file__, "_one", "--llm", model, "--wording", wording,
-                        "--per-persona", str(per_persona)], check=True)  # fmt: skip
+                        "--per-persona", str(per_persona), "--asks-model", asks_model],
+                       check=True)  # fmt: skip
     build_reviews(seed)
 
 
@@ -487,6 +502,11 @@ def main() -> int:
         action="store_true",
         help="built-in personas do not say where they stand (as before round q)",
     )
+    ap.add_argument(
+        "--asks-model", default="qwen2.5-coder-1.5b-instruct",
+        help="the judge model that reads each talk for its ask with grounded wording, as coach "
+        "rehearse does ('none': the patterns alone)",
+    )  # fmt: skip
     ap.add_argument("--script", action="store_true",
                     help="the speaker gives the talk as written as their script")  # fmt: skip
     args = ap.parse_args()
@@ -494,7 +514,8 @@ def main() -> int:
         generate_one(args.llm[0], args.per_persona, baseline=not args.no_baseline,
                      wording=args.wording, ear=args.ear, splits=tuple(args.splits),
                      use_unsure=not args.no_unsure, script=args.script,
-                     stance=not args.no_stance, checked_by=args.checked_by)  # fmt: skip
+                     stance=not args.no_stance, checked_by=args.checked_by,
+                     asks_model=args.asks_model)  # fmt: skip
         return 0
     if args.review:
         build_reviews(args.seed, args.llm, prefix=args.review)
@@ -502,7 +523,7 @@ def main() -> int:
     if args.stage in ("transcribe", "all"):
         transcribe(args.force, args.ear, tuple(args.splits))
     if args.stage in ("generate", "all"):
-        generate(args.llm, args.per_persona, args.seed, args.wording)
+        generate(args.llm, args.per_persona, args.seed, args.wording, args.asks_model)
     if args.stage in ("score", "all"):
         return score_verdicts(OUT, "questions")
     return 0

@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import logging
 import math
 import re
 import statistics
@@ -49,7 +50,7 @@ from coach.analysis.claims import (
 from coach.analysis.ranking import default_ranker
 from coach.analysis.script import stem
 from coach.errors import OptionsError
-from coach.llm import ChatModel, Message
+from coach.llm import ChatModel, GenerationCancelled, Message
 from coach.transcript import tokens
 from coach.tts import split_sentences
 
@@ -463,6 +464,13 @@ def reply_text_pieces(pieces: Iterable[str], key: str = "question") -> Iterator[
         yield piece
 
 
+logger = logging.getLogger(__name__)
+
+AsksReader = Callable[[str, "threading.Event | None"], float]
+"""(transcript, cancel event or None) -> probability that the talk asks its listeners for
+something (:meth:`coach.judging.AnswerJudge.asks_listeners`); raises
+:class:`coach.llm.GenerationCancelled` when the event is set."""
+
 _FEW_SHOT: tuple[tuple[str, str, str], ...] = (
     ("Our warehouse cut picking errors by a third after we added barcode scanners.",
      "evidence", "How did you count picking errors before the scanners, so you could see "
@@ -687,9 +695,18 @@ class Audience:
     def __init__(
         self, llm: ChatModel | None, transcript: str, options: AudienceOptions = AudienceOptions(),
         *, unsure: Iterable[tuple[str, str, str]] = (), script: str | None = None,
+        asks: AsksReader | None = None,
     ) -> None:  # fmt: skip
         self.llm = llm
         self.options = options
+        self.asks = asks
+        """Reads how likely the talk is to ask its listeners for something (the judge
+        model's :meth:`coach.judging.AnswerJudge.asks_listeners`), for a talk whose ask no
+        pattern finds (:meth:`_put_forward`); None: the patterns alone."""
+        self._asks_read: tuple[str, float, int] | None = None
+        """The last reading: (transcript read, probability, index of the sentence that
+        ended the talk so far when the probability first reached
+        :data:`coach.analysis.asking.ASKS_LIKELY` in a row of readings above it, or -1)."""
         self.script = script
         """The speaker's script, if they gave one: a sentence they said from it is quoted in
         the script's words, not as the recogniser heard them (:func:`asking.scripted`)."""
@@ -831,6 +848,8 @@ class Audience:
         if transcript is not None:
             self.update(transcript, complete=False, unsure=unsure)
         grounded = self.options.wording == "grounded"
+        if grounded and not asking.is_tribute(self.transcript):
+            self._read_asks(self.stop_preparing)
         whole = self._whole_plan()
         if whole is not None and whole[1].spoken_text not in self._whole_prepared:
             self._whole_prepared.add(whole[1].spoken_text)
@@ -927,7 +946,8 @@ class Audience:
     ) -> Question | None:
         """The question about the talk's proposal as a whole for a plan of
         :meth:`_whole_next`, with the persona's stance as its lead-in, or None."""
-        kinds = asking.whole_proposal_questions(self.transcript, (plan.kind,))
+        kinds = asking.whole_proposal_questions(self.transcript, (plan.kind,),
+                                                found=self._put_forward())  # fmt: skip
         text = next((q for kind, q in kinds if kind == plan.kind), None)
         # its words need not be the talk's (it names the proposal, it quotes nothing): the
         # other checks only
@@ -1091,10 +1111,8 @@ class Audience:
         if found is not None:
             self._wholes[-1] = found[0]
             return self._said_instead(q, *found)
-        ask = asking.put_forward(self.transcript)
-        return self._plain_instead(
-            q, plan, _MORE_ABOUT.format(ask[1] if ask else "what you're asking for")
-        )
+        ask = self._put_forward()
+        return self._plain_instead(q, plan, _MORE_ABOUT.format(ask[1] if ask else asking.ASKED_FOR))
 
     def _said_instead(self, q: Question, other: PlannedQuestion, made: Question) -> Question:
         """``made`` (planned as ``other``) said in place of the question begun early ``q``,
@@ -1268,6 +1286,53 @@ class Audience:
         self._next_plan = self._same_point()
         return self._next_plan is not None
 
+    def _put_forward(self) -> tuple[int, str] | None:
+        """(sentence index, words for it) of the talk's ask, as
+        :func:`coach.analysis.asking.put_forward` finds it by its words, else as the judge
+        model reads the talk (:attr:`asks`): likely enough to ask for something
+        (:data:`coach.analysis.asking.ASKS_LIKELY`), named "what you're asking for", at the
+        sentence the talk had reached when it first read so; else None.
+
+        The model's last reading stands: during the talk it reads the talk so far at each
+        new utterance (:meth:`prepare`), so when the talk ends its answer is ready, read
+        from all but the last words; a talk not read during it (a recording played fast)
+        is read whole now."""
+        found = asking.put_forward(self.transcript)
+        if found is not None or self.asks is None:
+            return found
+        if self._asks_read is None:
+            self._read_asks(None)
+        if self._asks_read is None or self._asks_read[1] < asking.ASKS_LIKELY:
+            return None
+        n = len(talk_sentences(self.transcript))
+        index = self._asks_read[2]
+        return (index if 0 <= index < n else n - 1), asking.ASKED_FOR
+
+    def _read_asks(self, cancel: threading.Event | None) -> None:
+        """The judge model's reading of the talk so far (:attr:`asks`), unless the patterns
+        found its ask or it was read as it is; a model that fails is not asked again (the
+        patterns stand, said in the log)."""
+        if self.asks is None or not self.transcript.strip():
+            return
+        if self._asks_read is not None and self._asks_read[0] == self.transcript:
+            return
+        if asking.put_forward(self.transcript) is not None:
+            return
+        try:
+            p = self.asks(self.transcript, cancel)
+        except GenerationCancelled:
+            return  # the talk ended: its last reading stands
+        except Exception as exc:  # noqa: BLE001 - the patterns find asks as before
+            logger.warning("the judge model could not read the talk for its ask: %s", exc)
+            self.asks = None
+            return
+        before = self._asks_read
+        index = -1
+        if p >= asking.ASKS_LIKELY:
+            held = before is not None and before[1] >= asking.ASKS_LIKELY and before[2] >= 0
+            index = before[2] if held and before else len(talk_sentences(self.transcript)) - 1
+        self._asks_read = (self.transcript, p, index)
+
     def _is_whole(self, plan: PlannedQuestion) -> bool:
         """Whether a plan is of a question about the talk's proposal as a whole."""
         return any(plan is whole for whole in self._wholes)
@@ -1289,7 +1354,7 @@ class Audience:
             return None
         if asking.is_tribute(self.transcript):
             return None
-        found = asking.put_forward(self.transcript)
+        found = self._put_forward()
         if found is None:
             return None
         index, _what = found
@@ -1304,7 +1369,7 @@ class Audience:
         the first kind in the persona's order not in ``skip`` that the talk has not
         answered and that passes the checks, or None."""
         kinds = asking.whole_proposal_questions(
-            self.transcript, persona_kinds(self.options.persona)
+            self.transcript, persona_kinds(self.options.persona), found=self._put_forward()
         )
         for kind, _text in kinds:
             if kind in skip:

@@ -236,8 +236,9 @@ def _add_session_args(p: argparse.ArgumentParser, *, who: str, recording: str) -
         "--judge-model",
         default="qwen2.5-coder-1.5b-instruct",
         help="the GGUF asked whether each answer gave what was asked, weighed with the "
-        "words' evidence (default: Qwen2.5 1.5B, fetched by `make setup`); 'none' to judge "
-        "answers by their words alone",
+        "words' evidence, and in a rehearsal whether the talk asks its listeners for "
+        "something (default: Qwen2.5 1.5B, fetched by `make setup`); 'none' to judge "
+        "answers by their words alone and find asks by their wording",
     )
     mo.add_argument(
         "--voice",
@@ -314,6 +315,12 @@ def _add_rehearse(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         help="grounded (default): quote a point of your talk, then ask a question that fits "
         "it and that the talk has not answered (measured best by blind review); llm: the "
         "model words each question",
+    )
+    rh.add_argument(
+        "--no-ask-reading",
+        action="store_true",
+        help="find what your talk asks for by its wording alone: the judge model is not "
+        "loaded beside the talk to read it (about 1.1 GB less while you speak)",
     )
     rh.add_argument(
         "--script",
@@ -513,6 +520,11 @@ def _open_session(args: argparse.Namespace, kind: str, voice_input, *, want_qa: 
             judge=JudgeOptions(model=args.judge_model)
             if want_qa and args.judge_model != "none"
             else None,
+            # the judge model reads the talk for its ask as it goes on (about 1.1 GB more
+            # beside the question model during the talk)
+            read_asks=kind == "rehearse"
+            and args.question_wording == "grounded"
+            and not args.no_ask_reading,
         )
         console = Console()
         events = TerminalEvents(console)

@@ -19,6 +19,7 @@ reads every answer again when the questions are over
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,6 +73,32 @@ MAX_RELEVANCE_TOKENS = 200
 MAX_ANSWER_WORDS = 400
 """Words of an answer the judge reads (a longer one is judged on its start)."""
 
+ASKS_SYSTEM = "You read the transcript of a talk and answer a question about it."
+ASKS_QUESTION = (
+    "Does the speaker ask the listeners to approve, fund, vote for, sign up for or take part "
+    "in something specific? Answer yes or no."
+)
+"""Whether a talk puts something forward, whatever its wording
+(:meth:`AnswerJudge.asks_listeners`); worded before any figure, as in the experiment of
+``bench/results/questions/experiments/proposal_classifier``."""
+
+ASKS_N_CTX = 4096
+"""Context the judge model is loaded with when it also reads a talk for its ask (a
+twenty-minute talk's words; the answers alone need 1024)."""
+
+
+def asks_messages(transcript: str, *, max_words: int) -> list[Message]:
+    """The chat that asks whether a talk asks its listeners for something (pure). A talk
+    longer than ``max_words`` is read from a later start, dropped in whole blocks of a
+    quarter of ``max_words`` so that the next, longer transcript starts the same way (its
+    start stays in the model's cache)."""
+    words = transcript.split()
+    block = max(1, max_words // 4)
+    drop = -(-max(0, len(words) - max_words) // block) * block
+    text = ("... " if drop else "") + " ".join(words[drop:])
+    return [{"role": "system", "content": ASKS_SYSTEM},
+            {"role": "user", "content": f"Transcript:\n{text}\n\n{ASKS_QUESTION}"}]  # fmt: skip
+
 
 @dataclass(frozen=True)
 class JudgeOptions:
@@ -112,13 +139,16 @@ class AnswerJudge:
         *,
         loaded: ChatModel | None = None,
         free_loaded: bool = False,
+        n_ctx: int = 1024,
+        threads: int | None = None,
     ) -> AnswerJudge:
         """Load the judge's GGUF (never downloads).
 
         ``loaded``: a chat model already in memory (the session's LLM); used as the judge,
         not loaded twice, when it is the same GGUF file. ``free_loaded``: otherwise close it
         before the judge loads, so the two are never in memory together (only when nothing
-        else uses it any more).
+        else uses it any more). ``n_ctx``: its context (:data:`ASKS_N_CTX` to read talks
+        too); ``threads``: CPU threads in place of the options' (a session's share).
 
         Raises:
             ModelError: the model is not fetched or cannot be loaded; says what to do.
@@ -131,8 +161,9 @@ class AnswerJudge:
             if free_loaded:
                 loaded.close()
         # the instructions, a question and a 400-word answer
-        return cls(ChatModel.load(LlmOptions(model=str(path), n_ctx=1024,
-                                             threads=options.threads)))  # fmt: skip
+        threads = options.threads if threads is None else threads
+        return cls(ChatModel.load(LlmOptions(model=str(path), n_ctx=n_ctx,
+                                             threads=threads)))  # fmt: skip
 
     def support(self, context: str, question: str, answer: str, *, ask: str = "answered") -> float:
         """The model's probability, 0 to 1, that ``answer`` gave what ``question`` asked
@@ -140,6 +171,21 @@ class AnswerJudge:
         ``ask="on_subject"``, that it is about the question's subject."""
         messages = judge_messages(context, question, answer, ask=ask)
         yes, _no = self.model.choice_probs(messages, ["yes", "no"])
+        return yes
+
+    def asks_listeners(self, transcript: str, *, cancel: threading.Event | None = None) -> float:
+        """The model's probability, 0 to 1, that the talk asks its listeners to approve,
+        fund, vote for, sign up for or take part in something specific, whatever the words
+        of its ask (:data:`ASKS_QUESTION`; about 8 s for a whole five-minute talk on two
+        cores, a fraction of a second for each new utterance after the talk so far). Read
+        from the first reply token's logits, no sampling; ``cancel`` stops it early.
+
+        Raises:
+            GenerationCancelled: ``cancel`` was set.
+        """
+        room = self.model.options.n_ctx - 160  # the instructions, question and reply
+        messages = asks_messages(transcript, max_words=max(50, int(room / 1.6)))
+        yes, _no = self.model.choice_probs(messages, ["yes", "no"], cancel=cancel)
         return yes
 
     def relevance(self, context: str, question: str, answer: str) -> Relevance:

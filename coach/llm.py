@@ -81,6 +81,11 @@ def resolve_gguf(name: str, *, flag: str = "--llm-model", default: str = DEFAULT
     return path
 
 
+CANCEL_CHUNK_TOKENS = 32
+"""Tokens evaluated between checks of a reading's cancel event (a fraction of a second of
+the 1.5B model on one thread)."""
+
+
 class ChatModel:
     """A chat LLM on the CPU; make one with :meth:`load`."""
 
@@ -188,11 +193,15 @@ class ChatModel:
             if piece:
                 yield piece
 
-    def choice_probs(self, messages: list[Message], choices: list[str]) -> list[float]:
+    def choice_probs(
+        self, messages: list[Message], choices: list[str], *, cancel: threading.Event | None = None
+    ) -> list[float]:
         """How likely the reply is to start with each of ``choices`` (one word or letter
         each), from the first reply token's logits: no sampling, so the same messages
         always give the same figures. The chat is laid out with the model's own template,
         and a prompt that starts like the previous one evaluates only its new tokens.
+        ``cancel``, when set (from another thread), stops the evaluation within
+        :data:`CANCEL_CHUNK_TOKENS` tokens (the tokens evaluated so far stay cached).
 
         Returns:
             One probability per choice, summing to 1 over the choices (the model's odds
@@ -203,7 +212,7 @@ class ChatModel:
         """
         import numpy as np
 
-        with self._evaluated(self._chat_prompt(messages)) as llama:
+        with self._evaluated(self._chat_prompt(messages), cancel=cancel) as llama:
             logits = _last_logits(llama).astype(np.float64)
         scores = []
         for choice in choices:  # "yes" and "Yes", " yes": any first token of the word
@@ -249,12 +258,13 @@ class ChatModel:
         return out
 
     @contextlib.contextmanager
-    def _evaluated(self, text: str) -> Iterator[Any]:
+    def _evaluated(self, text: str, *, cancel: threading.Event | None = None) -> Iterator[Any]:
         """The llama.cpp model with ``text``'s tokens evaluated (the cached ones it starts
-        with kept), held under ``_score_lock`` while its logits are read.
+        with kept), held under ``_score_lock`` while its logits are read; with ``cancel``,
+        in chunks of :data:`CANCEL_CHUNK_TOKENS`, checked before each.
 
         Raises:
-            GenerationCancelled: :meth:`cancel` was called.
+            GenerationCancelled: :meth:`cancel` was called, or ``cancel`` was set.
         """
         if self._cancel.is_set():
             raise GenerationCancelled("the LLM was stopped")
@@ -266,8 +276,21 @@ class ChatModel:
             while keep < min(len(cached), len(tokens) - 1) and cached[keep] == tokens[keep]:
                 keep += 1
             llama.n_tokens = keep
-            llama.eval(tokens[keep:])
+            step = CANCEL_CHUNK_TOKENS if cancel is not None else len(tokens)
+            for start in range(keep, len(tokens), max(step, 1)):
+                if (cancel is not None and cancel.is_set()) or self._cancel.is_set():
+                    raise GenerationCancelled("the LLM was stopped")
+                llama.eval(tokens[start : start + step])
             yield llama
+
+    def set_threads(self, threads: int) -> None:
+        """Evaluate with ``threads`` CPU threads from now on (0: every logical CPU): a model
+        loaded with a session's share of the cores gets them all once the session's
+        recogniser is idle."""
+        n = threads or os.cpu_count() or 2
+        ctx = getattr(self._model(), "_ctx", None)
+        if ctx is not None and hasattr(ctx, "set_n_threads"):
+            ctx.set_n_threads(n, n)
 
     def _chat_prompt(self, messages: list[Message]) -> str:
         """``messages`` as the prompt text the model's chat template makes, ready for the

@@ -688,3 +688,101 @@ def test_a_prepared_question_the_next_sentence_answered_is_not_asked() -> None:
     audience.update(" ".join(talk))
     first = audience.next_question(optional=True)
     assert first is not None and first.text != "How was that measured?"
+
+
+_UNWORDED_ASK = (
+    "Good evening. The footbridge over the Water of Leith has been closed since March after "
+    "the flood. A repair would cost about forty thousand pounds from the ward budget. "
+    "Tonight it comes down to your hands, one way or the other, on the repair. The "
+    "contractor can start in June if the money is there. Thank you."
+)
+"""An ask in words no pattern of :func:`asking.put_forward` knows."""
+
+
+def _asked_whole(text: str) -> bool:
+    """Whether a question is about an ask the judge model read, as a whole."""
+    return "your request" in text or asking.ASKED_FOR in text
+
+
+class Reader:
+    """A stand-in for the judge model's reading of a talk for its ask: ``p`` for a talk
+    that has said ``after`` (else 0.3); every transcript read is kept."""
+
+    def __init__(self, p: float, after: str = "", fail: BaseException | None = None) -> None:
+        self.p, self.after, self.fail = p, after, fail
+        self.read: list[str] = []
+
+    def __call__(self, transcript: str, cancel: object) -> float:
+        self.read.append(transcript)
+        if self.fail is not None:
+            raise self.fail
+        return self.p if self.after in transcript else 0.3
+
+
+def test_an_ask_the_judge_model_reads_is_asked_about_as_a_whole() -> None:
+    assert asking.put_forward(_UNWORDED_ASK) is None
+    for persona in ("skeptical", "curious", "expert"):
+        plain = Audience(None, _UNWORDED_ASK, AudienceOptions(persona=persona))
+        assert all(not _asked_whole(q.text) for q in plain.questions(3))
+        read = Reader(0.9)
+        a = Audience(None, _UNWORDED_ASK, AudienceOptions(persona=persona), asks=read)
+        first = a.next_question(optional=True)
+        assert first is not None and _asked_whole(first.text), first
+        assert not first.lead_in.startswith("You said")
+        assert read.read == [_UNWORDED_ASK]  # read whole once: no reading during the talk
+        # below the threshold it is no ask
+        low = Audience(None, _UNWORDED_ASK, AudienceOptions(persona=persona),
+                       asks=Reader(asking.ASKS_LIKELY - 0.01))  # fmt: skip
+        assert all(not _asked_whole(q.text) for q in low.questions(3))
+
+
+def test_the_judge_model_is_not_asked_when_the_words_say_it_or_a_glass_is_raised() -> None:
+    read = Reader(0.9)
+    worded = _UNWORDED_ASK.replace("Tonight it comes", "So I propose we fund it. It comes")
+    qs = list(Audience(None, worded, AudienceOptions(persona="skeptical"), asks=read).questions(2))
+    assert qs and "your proposal" in qs[0].text and read.read == []
+    toast = ("Friends, thirty years Marta ran this kitchen, and every one of us learned from "
+             "her. Please raise your glasses to Marta.")  # fmt: skip
+    a = Audience(None, "", AudienceOptions(persona="skeptical"), asks=read)
+    for n in range(20, len(toast) + 1, 20):
+        a.prepare(toast[:n], unsure=[])
+    assert asking.is_tribute(toast) and len(read.read) == 1  # read before the glass was raised
+    a.update(toast)
+    q = a.next_question(optional=True)
+    assert q is None or not _asked_whole(q.text)  # a toast's listeners raise a glass
+
+
+def test_the_readings_made_during_the_talk_stand_when_it_ends() -> None:
+    read = Reader(0.9, after="your hands")
+    a = Audience(None, "", AudienceOptions(persona="skeptical"), asks=read)
+    for n in range(30, len(_UNWORDED_ASK) + 1, 25):
+        a.prepare(_UNWORDED_ASK[:n], unsure=[])
+    assert read.read and len(read.read) == len(set(read.read))  # each talk so far read once
+    first_yes = next(t for t in read.read if "your hands" in t)
+    assert first_yes.endswith("on the repair.")  # read as soon as the sentence was whole
+    begun = a.take_early()  # the stance said while the last words are recognised
+    assert begun is not None and begun.lead_in in STANCES["skeptical"].values()
+    a.update(_UNWORDED_ASK)
+    asked = a.next_question(optional=True)
+    assert asked is not None and asked.spoken_text == begun.spoken_text
+    assert _asked_whole(asked.text) and "your hands" in asked.focus  # where it was read
+    assert _UNWORDED_ASK not in read.read  # the whole talk is not read again at its end
+
+
+def test_a_reading_stopped_at_the_talks_end_leaves_the_last_one_and_a_failing_model_none(
+) -> None:  # fmt: skip
+    from coach.llm import GenerationCancelled
+
+    read = Reader(0.9)
+    a = Audience(None, "", AudienceOptions(persona="skeptical"), asks=read)
+    a.prepare(_UNWORDED_ASK[:150], unsure=[])
+    read.fail = GenerationCancelled("the talk ended")
+    a.prepare(_UNWORDED_ASK, unsure=[])
+    a.update(_UNWORDED_ASK)
+    q = a.next_question(optional=True)
+    assert q is not None and _asked_whole(q.text)  # the reading before it stands
+    broken = Reader(0.9, fail=RuntimeError("out of memory"))
+    b = Audience(None, _UNWORDED_ASK, AudienceOptions(persona="skeptical"), asks=broken)
+    qs = list(b.questions(3))
+    assert qs and all(not _asked_whole(q.text) for q in qs)
+    assert len(broken.read) == 1 and b.asks is None  # not asked again

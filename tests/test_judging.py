@@ -97,3 +97,62 @@ def test_a_closed_model_frees_its_memory_and_says_so_when_used() -> None:
         llm.complete([{"role": "user", "content": "Hi"}])
     other = AnswerJudge.load(JudgeOptions(model="qwen2.5-coder-0.5b-instruct"), loaded=llm)
     assert other.model is not llm  # a closed model is loaded anew
+
+
+def test_a_long_talk_is_read_from_a_later_start_in_whole_blocks() -> None:
+    from coach.judging import ASKS_QUESTION, asks_messages
+
+    short = asks_messages("We need a new roof.", max_words=40)
+    assert short[1]["content"] == f"Transcript:\nWe need a new roof.\n\n{ASKS_QUESTION}"
+    words = [f"w{i}" for i in range(45)]
+    first = asks_messages(" ".join(words), max_words=40)[1]["content"]
+    later = asks_messages(" ".join(words + ["w45", "w46"]), max_words=40)[1]["content"]
+    # five words too many: a block of ten dropped, and two words more drop nothing more
+    assert first.startswith("Transcript:\n... w10 w11") and "w9 " not in first
+    assert later.startswith(first.split(f"\n\n{ASKS_QUESTION}")[0])
+
+
+@pytest.mark.models
+def test_a_real_model_reads_a_talk_so_far_and_a_set_event_stops_it() -> None:
+    import threading
+
+    from coach.judging import ASKS_N_CTX
+    from coach.llm import GenerationCancelled
+
+    judge = AnswerJudge.load(JudgeOptions(model="qwen2.5-coder-0.5b-instruct"),
+                             n_ctx=ASKS_N_CTX, threads=1)  # fmt: skip
+    talk = "The hall's roof leaks every winter. " * 30
+    p = judge.asks_listeners(talk)
+    assert 0.0 < p < 1.0
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(GenerationCancelled):
+        judge.asks_listeners(talk + "So please vote for the new roof tonight.", cancel=stop)
+    # what was evaluated stays cached, and the reading after it is as if never stopped
+    again = judge.asks_listeners(talk)
+    assert math.isclose(again, p, abs_tol=0.02)
+    judge.model.set_threads(2)
+    assert 0.0 < judge.asks_listeners(talk + "So please vote for the new roof tonight.") < 1.0
+
+
+@pytest.mark.models
+def test_a_session_loads_the_judge_beside_the_talk_to_read_it_and_frees_the_llm_after() -> None:
+    from conftest import ManifestTranscriber
+
+    from coach.asr import AsrOptions
+    from coach.live.models import Models
+
+    def models(read_asks: bool, llm: str) -> Models:
+        return Models(AsrOptions(), LlmOptions(model=llm, threads=1), None,
+                      transcriber=ManifestTranscriber(), read_asks=read_asks,  # type: ignore[arg-type]
+                      judge=JudgeOptions(model="qwen2.5-coder-0.5b-instruct"))  # fmt: skip
+
+    off = models(False, "qwen2.5-coder-0.5b-instruct")
+    off.wait()
+    assert off.asks_reader() is None and off._judge is None  # loaded once the questions end
+    same = models(True, "qwen2.5-coder-0.5b-instruct")
+    same.wait()
+    reader = same.asks_reader()
+    assert reader is not None and 0.0 < reader("We need a new roof. Please vote yes.", None) < 1.0
+    judge = same.judge(free_llm=True)
+    assert judge is not None and judge.model is same.llm() and not judge.model.closed  # one file

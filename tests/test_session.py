@@ -76,13 +76,14 @@ def run_session(
     options: RehearseOptions | None = None,
     llm: ScriptedLlm | None = None,
     asr: ManifestTranscriber | None = None,
+    **models_kw: Any,
 ) -> tuple[Rehearsal, FollowTheScript, WavSink, ScriptedLlm]:
     asr = asr or ManifestTranscriber()
     events = FollowTheScript(asr, answers)
     llm = llm or ScriptedLlm(replies)
     speaker = Speaker(FakeVoice(), TtsOptions(sentence_silence_s=0.0))
     models = Models(AsrOptions(), None, None, transcriber=asr, chat=llm,  # type: ignore[arg-type]
-                    speaker=speaker, lines=ACKS)  # fmt: skip
+                    speaker=speaker, lines=ACKS, **models_kw)  # fmt: skip
     folder = SessionFolder(tmp_path / "session")
     sink = WavSink(folder.file("audience.wav"))
     voice_input = voice_input or FileInput(TALK, answers, realtime=False)
@@ -444,15 +445,15 @@ def test_questions_are_prepared_while_the_talk_goes_on(tmp_path: Path) -> None:
 
 
 def _paced_grounded_session(
-    tmp_path: Path, asr: ManifestTranscriber | None = None
+    tmp_path: Path, asr: ManifestTranscriber | None = None, **models_kw: Any
 ) -> tuple[Rehearsal, WavSink]:
     """One grounded question about the practice talk, paced at 6 times real time (so
     questions are prepared during the talk), completed."""
     live = LiveOptions(endpoint=EndpointOptions(max_utterance_s=6.0))
     session, _events, sink, _llm = run_session(
-        tmp_path, ANSWERS[:1], [], llm=ScriptedLlm([]), asr=asr,
+        tmp_path, ANSWERS[:1], [], llm=models_kw.pop("llm", None) or ScriptedLlm([]), asr=asr,
         voice_input=FileInput(TALK, ANSWERS[:1], realtime=True, speed=6.0),
-        options=RehearseOptions(questions=1, live=live),
+        options=RehearseOptions(questions=1, live=live), **models_kw,
     )  # fmt: skip
     assert session.result.status == "complete", session.result.notes
     return session, sink
@@ -630,6 +631,21 @@ def test_a_judge_in_the_question_models_file_is_that_model_not_a_second_copy(
     assert "answer judge" not in models.errors
 
 
+def test_a_judge_loaded_beside_the_talk_frees_another_question_model_after_it(
+    tmp_path: Path,
+) -> None:
+    llm = ClosableLlm([], _stub_gguf(tmp_path / "asker.gguf"))
+    beside = types.SimpleNamespace(model=ClosableLlm([], _stub_gguf(tmp_path / "judge.gguf")))
+    models = Models(AsrOptions(), None, None, transcriber=ManifestTranscriber(), chat=llm,  # type: ignore[arg-type]
+                    answer_judge=beside, read_asks=True)  # type: ignore[arg-type]  # fmt: skip
+    assert models.judge() is beside and not llm.closed  # questions still to come
+    assert models.judge(free_llm=True) is beside and llm.closed and not beside.model.closed
+    same = ClosableLlm([], _stub_gguf(tmp_path / "one.gguf"))
+    one = Models(AsrOptions(), None, None, transcriber=ManifestTranscriber(), chat=same,  # type: ignore[arg-type]
+                 answer_judge=types.SimpleNamespace(model=same), read_asks=True)  # type: ignore[arg-type]  # fmt: skip
+    assert one.judge(free_llm=True) is not None and not same.closed  # the judge itself
+
+
 def test_a_fixed_line_is_said_from_its_speech_made_in_advance(tmp_path: Path) -> None:
     """A plain follow-up streamed sentence by sentence is one of the fixed lines: its
     speech, made in advance, is played rather than synthesised again."""
@@ -644,3 +660,36 @@ def test_a_fixed_line_is_said_from_its_speech_made_in_advance(tmp_path: Path) ->
     voice.speaker = types.SimpleNamespace(speak=lambda text: pytest.fail("synthesised again"))  # type: ignore[assignment]
     assert voice.speak(line) is not None
     assert f"**Audience:** {line}" in folder.file("transcript.md").read_text()
+
+
+class ReadingJudge(SureJudge):
+    """A judge model that also reads talks for their ask: it takes every talk for one
+    that asks for something, and keeps each transcript it read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.talks: list[str] = []
+
+    def asks_listeners(self, transcript: str, *, cancel: object = None) -> float:
+        self.talks.append(transcript)
+        return 0.95
+
+
+def test_the_judge_model_reads_the_talk_for_its_ask_while_it_goes_on(tmp_path: Path) -> None:
+    """A talk whose ask no pattern finds, read by the judge model as an ask during the talk:
+    the first question is about it as a whole, begun when the talk ends."""
+    judge = ReadingJudge()
+    follow_up = ScriptedLlm([q("Which part of it would you give up first?")] * 8)
+    session, _sink = _paced_grounded_session(tmp_path, answer_judge=judge, read_asks=True,
+                                             llm=follow_up)  # fmt: skip
+    first = session.result.exchanges[0].question
+    assert "what you're asking for" in first.text or "your request" in first.text, first
+    assert not first.lead_in.startswith("You said")
+    assert len(judge.talks) >= 2  # the talk so far, at new utterances
+    assert all(a in b for a, b in zip(judge.talks, judge.talks[1:], strict=False))
+    heard = session._audience.transcript  # type: ignore[union-attr]
+    assert heard not in judge.talks  # not read again once whole: its last reading stood
+    assert session.rel(first.ready_at) < session._talk_timing.decided_s + 0.5
+    # without the reading (the default in tests), a quote of the talk
+    plain, _sink = _paced_grounded_session(tmp_path / "plain")
+    assert plain.result.exchanges[0].question.lead_in.startswith("You said ")

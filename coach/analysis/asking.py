@@ -1999,6 +1999,17 @@ def whole_frame_kinds(frame: str) -> tuple[str, ...]:
     return tuple(kind for kind, (_q, f) in WHOLE_PROPOSAL_QUESTIONS.items() if f == frame)
 
 
+ASKS_LIKELY = 0.85
+"""The judge model's probability that a talk asks its listeners for something
+(:meth:`coach.judging.AnswerJudge.asks_listeners`) from which a talk no pattern of
+:func:`put_forward` matched is taken to put something forward. Chosen on 139 dev talks
+(``bench/results/questions/experiments/proposal_classifier``): 45 of 60 proposals above
+it, no explainer, story or tribute (the highest 0.842), 3 of 35 reports."""
+
+ASKED_FOR = "what you're asking for"
+"""How a question names an ask found by the judge model, not by its words."""
+
+
 @functools.lru_cache(maxsize=8)
 def put_forward(transcript: str) -> tuple[int, str] | None:
     """(index, words for it) of the first sentence in which the speaker puts forward a
@@ -2017,20 +2028,24 @@ def put_forward(transcript: str) -> tuple[int, str] | None:
             verb = next(v for v in m.groups() if v).lower() if m.re is _PUTS_FORWARD else ""
             return i, next(
                 (noun for stem, noun in _PUT_FORWARD_NOUN.items() if verb.startswith(stem)),
-                "what you're asking for",
+                ASKED_FOR,
             )
     return None
 
 
-def whole_proposal_questions(transcript: str, kinds: Sequence[str] = ()) -> list[tuple[str, str]]:
+def whole_proposal_questions(
+    transcript: str, kinds: Sequence[str] = (), *, found: tuple[int, str] | None = None
+) -> list[tuple[str, str]]:
     """(kind, question) about the talk's proposal as a whole, none quoted ("What do you see
     as the strongest argument against your proposal?"), in the order of ``kinds`` then
     the rest, leaving out any the talk answers anywhere (its objections, its risks, its
-    timetable's risks); [] when the talk puts nothing forward (pure).
+    timetable's risks); [] when the talk puts nothing forward (pure). ``found``: the ask
+    as :func:`put_forward` gives it, when it was found otherwise (a model's reading);
+    None to look for it with :func:`put_forward`.
 
     For a talk whose ask no clause can say back (misheard, garbled, spread over
     sentences), so a proposal is not met with "I have no questions"."""
-    found = put_forward(transcript)
+    found = found or put_forward(transcript)
     if found is None:
         return []
     talk = " ".join(_spoken_sentences(transcript))

@@ -363,6 +363,9 @@ class Conversation:
                 self.result.notes.append(f"answers judged by their words alone: {why}")
             return
         self.events.note(f"the judge model reads the {len(answered)} answers again")
+        model = getattr(judge, "model", None)
+        if isinstance(model, ChatModel):  # loaded to read the talk beside the recogniser
+            model.set_threads(0)  # now every core
         pairs = [(asker.judge_context(e), e.question.spoken_text, e.answer.transcript)  # type: ignore[union-attr]
                  for e in answered]  # fmt: skip
         try:  # one kind of reading at a time: each keeps its instructions in the model's cache

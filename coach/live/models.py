@@ -6,11 +6,12 @@ import dataclasses
 import logging
 import os
 import threading
+from collections.abc import Callable
 
 from coach.analysis import lexicon, syntax
 from coach.asr import AsrOptions, Transcriber
 from coach.errors import one_line
-from coach.judging import AnswerJudge, JudgeOptions
+from coach.judging import ASKS_N_CTX, AnswerJudge, JudgeOptions
 from coach.llm import ChatModel, LlmOptions
 from coach.tts import Speaker, SpeechChunk, TtsOptions
 
@@ -74,6 +75,7 @@ class Models:
         ear: AsrOptions | None = None,
         judge: JudgeOptions | None = None,
         answer_judge: AnswerJudge | None = None,
+        read_asks: bool = False,
     ) -> None:
         """Load the recogniser (unless given) and start the background load.
 
@@ -86,6 +88,9 @@ class Models:
                 first in the background); None to quote the live words.
             judge: the answer judge's model (loaded when first needed, by :meth:`judge`);
                 None to judge answers by their words alone.
+            read_asks: load the judge's model in the background too, after the LLM, with
+                the LLM's threads and room for a talk, so that it reads the talk for its
+                ask while it goes on (:meth:`asks_reader`).
 
         Raises:
             ModelError: the recogniser cannot be loaded.
@@ -108,6 +113,7 @@ class Models:
         self._ear_options = ear
         self._judge_options = judge
         self._judge: AnswerJudge | None = answer_judge
+        self._read_asks = read_asks and (judge is not None or answer_judge is not None)
         self._ear: Transcriber | None = None
         self._ear_ready = threading.Event()
         if ear is None:
@@ -140,6 +146,13 @@ class Models:
                 self._llm = ChatModel.load(self._llm_options)
             except Exception as exc:  # noqa: BLE001 - questions built from the talk
                 self.errors["llm"] = one_line(exc)
+        if self._read_asks and self._judge is None and self._judge_options is not None:
+            threads = self._llm_options.threads if self._llm_options else 0
+            try:  # read the talk for its ask while it goes on, with the LLM's share
+                self._judge = AnswerJudge.load(self._judge_options, loaded=self._llm,
+                                               n_ctx=ASKS_N_CTX, threads=threads)  # fmt: skip
+            except Exception as exc:  # noqa: BLE001 - answers judged by their words
+                self.errors["answer judge"] = one_line(exc)
         # the audience's sentence parser (about 1 s) and word list, not when the first
         # question is due; without them, quotes are checked by rule alone (said in the log)
         syntax.default_parser()
@@ -205,6 +218,11 @@ class Models:
         not the judge is freed before the judge loads, so the two are never in memory
         together.
         """
+        llm = self._llm
+        if free_llm and self._judge is not None and llm is not None \
+                and getattr(llm, "closed", True) is False \
+                and getattr(self._judge, "model", None) is not llm:  # fmt: skip
+            llm.close()  # loaded beside the talk's reader: freed once the questions are over
         if self._judge is None and self._judge_options is not None:
             if "answer judge" not in self.errors:
                 llm = self.llm() if self._llm_options is not None else self._llm
@@ -214,6 +232,15 @@ class Models:
                 except Exception as exc:  # noqa: BLE001 - answers judged by their words
                     self.errors["answer judge"] = one_line(exc)  # said in the session's notes
         return self._judge
+
+    def asks_reader(self) -> Callable[[str, threading.Event | None], float] | None:
+        """The judge model's reading of a talk for its ask
+        (:meth:`coach.judging.AnswerJudge.asks_listeners`) when it was loaded for it
+        (``read_asks``), else None. Never waits."""
+        if not self._read_asks or self._thread.is_alive() or self._judge is None:
+            return None
+        judge = self._judge
+        return lambda transcript, cancel: judge.asks_listeners(transcript, cancel=cancel)
 
     def speaker(self) -> Speaker | None:
         """The voice, or None if it did not load."""

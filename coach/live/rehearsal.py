@@ -173,7 +173,8 @@ class Rehearsal(Conversation):
         if llm is None:
             return
         if self._audience is None:  # the prompt's fixed part into llama.cpp's cache, now
-            self._audience = Audience(llm, "", self.options.audience, script=self.script_text)
+            self._audience = Audience(llm, "", self.options.audience, script=self.script_text,
+                                      asks=self.models.asks_reader())  # fmt: skip
             self._prep = self._pool.submit(self._audience.warm_up)
             return
         heard = recorder.heard_count()
@@ -233,7 +234,11 @@ class Rehearsal(Conversation):
         else:
             heard, unsure = talk.transcript, _unsure(talk.words)
         audience = self._audience or Audience(
-            llm, heard, self.options.audience, script=self.script_text
+            llm,
+            heard,
+            self.options.audience,
+            script=self.script_text,
+            asks=self.models.asks_reader(),
         )
         audience.update(heard, unsure=unsure)
         asker = AudienceAsker(audience, self.options.questions,
