@@ -92,6 +92,7 @@ def questions() -> str:
         "sealed80": -77,
         "sealed81": -78,
         "sealed82": -79,
+        "sealed83": -80,
         "sealed31": -28,
         "sealed30": -27,
         "sealed29": -26,
@@ -359,6 +360,10 @@ def questions() -> str:
         "default-cj": "round cj (29da36f), 0.5B loaded as in coach rehearse",
         "qwen2.5-coder-0.5b-instruct-cj": "qwen2.5-coder-0.5b-instruct, round cj",
         "prev-cj": "the code before round ci's and cj's changes (71045bc), on round cj's talks",
+        "default-ck": "round ck (98b3e16: the judge model reads the talk for its ask), 0.5B "
+        "loaded as in coach rehearse",
+        "qwen2.5-coder-0.5b-instruct-ck": "qwen2.5-coder-0.5b-instruct, round ck",
+        "prev-ck": "the code before the ask reading (15c1086), on round ck's talks",
         "default-ah": "round ah (2fdb7f2), 0.5B loaded as in coach rehearse",
         "prev-ah": "round ah: the code before the ask clause (11899bd)",
         "qwen2.5-coder-0.5b-instruct-ah": "qwen2.5-coder-0.5b-instruct, round ah",
