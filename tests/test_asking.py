@@ -919,6 +919,9 @@ def test_a_talk_that_raises_its_own_objection_and_problem_is_not_asked_them() ->
         "Please, everyone, race your glasses to Frank.",  # "raise", as tiny.en heard it
         "We hope retirement brings you plenty of fishing.",
         "To Jimmy.",
+        # round ck: "To Rewa." heard as "To rewind."
+        "So everyone on your feet if you can still stand. To rewind.",
+        "We're going to miss her scones and the look she gave us when we were late.",
     ],
 )
 def test_a_toast_is_known_by_its_ending(ending: str) -> None:
@@ -930,6 +933,8 @@ def test_a_proposal_signed_off_warmly_is_no_toast() -> None:
     talk = "We ask for two more evenings. Thank you and God bless you. To conclude, vote yes."
     assert not is_tribute(talk)
     assert not is_tribute("Our pump fails twice a year. To Jimmy we owe the fix, in part.")
+    assert not is_tribute("Without the bus, we're going to miss the early shift. Vote yes.")
+    assert not is_tribute("Everyone who signs is on the list, and you'll be on your feet all day.")
 
 
 def test_a_count_of_points_the_talk_goes_on_to_make_is_no_tally() -> None:

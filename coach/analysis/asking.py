@@ -1769,7 +1769,9 @@ _TRIBUTE = re.compile(
     r"\b(?:glass|holding|drinking)|(?:get|grab|fill) your glasses|glasses (?:up|please)|"
     r"propose a toast|a toast to|join me in (?:a toast|raising|wishing|thanking)|"
     r"happy retirement|enjoy (?:your|her|his) retirement|retirement brings|rest well|"
-    r"we(?:'ll| will) (?:all )?miss (?:you|him|her)|rest in peace|"
+    r"we(?:'ll| will|'re going to| are going to) (?:all )?miss (?:you|him|her)\b|"
+    # "So everyone on your feet ... To Rewa." (round ck: its name misheard, "To rewind.")
+    r"(?:everyone|everybody|all of you)[^.?!]{0,12}\bon your feet|rest in peace|"
     r"celebrate (?:the|her|his) life|here's to (?:you|him|her|the happy)|"
     # a retirement: "Mrs Dube, who retires this Friday after forty-one years as the cook of
     # this school" (round bd, 0 of 16 on questions after it)
