@@ -469,8 +469,12 @@ def latency() -> str:
         f = doc["figures"]
         st = f["stages"].get("question_after_decision_s", {})
         fu = f.get("follow_up_heard_s", {})
-        talk = f"on the proposal {Path(f['talk_file'].split()[0]).stem}" if "talk_file" in f else ""
-        variant = ", ".join(v for v in (talk, f.get("variant", "")) if v)
+        stem = Path(f["talk_file"].split()[0]).stem if "talk_file" in f else ""
+        talk = "" if stem in ("", "practice_talk") else f"on the proposal {stem}"
+        reading = {True: "the talk read for its ask", False: "no ask reading"}.get(
+            f.get("ask_reading")  # type: ignore[arg-type]
+        )  # fmt: skip
+        variant = ", ".join(v for v in (talk, reading, f.get("variant", "")) if v)
         rows.append(
             f"| {f.get('llm', 'qwen2.5-coder-0.5b-instruct')} | {f.get('wording', 'llm')} | "
             f"{f.get('judge_model', 'none (before it existed)')}"

@@ -1293,14 +1293,17 @@ class Audience:
         (:data:`coach.analysis.asking.ASKS_LIKELY`), named "what you're asking for", at the
         sentence the talk had reached when it first read so; else None.
 
-        The model's last reading stands: during the talk it reads the talk so far at each
-        new utterance (:meth:`prepare`), so when the talk ends its answer is ready, read
-        from all but the last words; a talk not read during it (a recording played fast)
-        is read whole now."""
+        During the talk the model reads the talk so far at each new utterance
+        (:meth:`prepare`), so when the talk ends an ask it read is ready, from all but the
+        last words, and stands. A talk it has not read as an ask is read again as it is
+        now, once (only its new tokens: the last utterance's, often the ask itself, "I'd
+        be very glad to see your name on that paper before you leave tonight."); a talk
+        not read during it (a recording played fast) is read whole now."""
         found = asking.put_forward(self.transcript)
         if found is not None or self.asks is None:
             return found
-        if self._asks_read is None:
+        last = self._asks_read
+        if last is None or (last[1] < asking.ASKS_LIKELY and last[0] != self.transcript):
             self._read_asks(None)
         if self._asks_read is None or self._asks_read[1] < asking.ASKS_LIKELY:
             return None

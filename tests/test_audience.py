@@ -769,6 +769,21 @@ def test_the_readings_made_during_the_talk_stand_when_it_ends() -> None:
     assert _UNWORDED_ASK not in read.read  # the whole talk is not read again at its end
 
 
+def test_a_talk_not_read_as_an_ask_during_it_is_read_once_more_when_it_ends() -> None:
+    # the ask in the last utterance, which the readings during the talk never see
+    talk = _UNWORDED_ASK.replace("Thank you.", "I'd be glad to see your names on the sheet.")
+    read = Reader(0.9, after="your names")
+    a = Audience(None, "", AudienceOptions(persona="curious"), asks=read)
+    for n in range(30, len(talk) - 40, 25):
+        a.prepare(talk[:n], unsure=[])
+    assert read.read and not any("your names" in t for t in read.read)
+    a.update(talk)  # nothing was begun early (else its question is asked first)
+    before = len(read.read)
+    qs = list(a.questions(3))
+    assert read.read[before:] == [talk]  # read once more, whole, and only once
+    assert qs and _asked_whole(qs[0].text)
+
+
 def test_a_reading_stopped_at_the_talks_end_leaves_the_last_one_and_a_failing_model_none(
 ) -> None:  # fmt: skip
     from coach.llm import GenerationCancelled

@@ -236,11 +236,19 @@ class Models:
     def asks_reader(self) -> Callable[[str, threading.Event | None], float] | None:
         """The judge model's reading of a talk for its ask
         (:meth:`coach.judging.AnswerJudge.asks_listeners`) when it was loaded for it
-        (``read_asks``), else None. Never waits."""
+        (``read_asks``), else None. Never waits. A reading with no cancel event is made
+        once the talk is over: from then on the model has every core."""
         if not self._read_asks or self._thread.is_alive() or self._judge is None:
             return None
         judge = self._judge
-        return lambda transcript, cancel: judge.asks_listeners(transcript, cancel=cancel)
+
+        def read(transcript: str, cancel: threading.Event | None) -> float:
+            model = getattr(judge, "model", None)
+            if cancel is None and isinstance(model, ChatModel):
+                model.set_threads(0)  # after the talk (nothing to stop it): every core
+            return judge.asks_listeners(transcript, cancel=cancel)
+
+        return read
 
     def speaker(self) -> Speaker | None:
         """The voice, or None if it did not load."""
