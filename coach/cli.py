@@ -320,7 +320,7 @@ def _add_rehearse(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         "--no-ask-reading",
         action="store_true",
         help="find what your talk asks for by its wording alone: the judge model is not "
-        "loaded beside the talk to read it (about 1.1 GB less while you speak)",
+        "loaded beside the talk to read it (about 0.6 GB less at the peak)",
     )
     rh.add_argument(
         "--script",
@@ -520,7 +520,7 @@ def _open_session(args: argparse.Namespace, kind: str, voice_input, *, want_qa: 
             judge=JudgeOptions(model=args.judge_model)
             if want_qa and args.judge_model != "none"
             else None,
-            # the judge model reads the talk for its ask as it goes on (about 1.1 GB more
+            # the judge model reads the talk for its ask as it goes on (about 0.6 GB more
             # beside the question model during the talk)
             read_asks=kind == "rehearse"
             and args.question_wording == "grounded"
