@@ -88,6 +88,7 @@ SPLITS = (
     "sealed81",
     "sealed82",
     "sealed83",
+    "sealed84",
 )  # fmt: skip
 """dev tunes. test was written before any tuning, and held out until round d's verdicts
 were read. Every later split was written by a helper that saw no code and no earlier talk,
@@ -126,7 +127,7 @@ sealed74 (cb, likewise),
 sealed75 (cc, likewise), sealed76 (cd, likewise), sealed77 (ce, likewise),
 sealed78 (cf, likewise), sealed79 (cg, likewise),
 sealed80 (ch, likewise), sealed81 (ci, likewise),
-sealed82 (cj, likewise), sealed83 (ck, likewise)."""
+sealed82 (cj, likewise), sealed83 (ck, likewise), sealed84 (cl, likewise)."""
 DESCRIBED = "a local business owner who worries about what this will cost and who pays"
 
 RUBRIC = """# Rubric for audience questions
