@@ -93,6 +93,7 @@ def questions() -> str:
         "sealed81": -78,
         "sealed82": -79,
         "sealed83": -80,
+        "sealed84": -81,
         "sealed31": -28,
         "sealed30": -27,
         "sealed29": -26,
@@ -364,6 +365,10 @@ def questions() -> str:
         "loaded as in coach rehearse",
         "qwen2.5-coder-0.5b-instruct-ck": "qwen2.5-coder-0.5b-instruct, round ck",
         "prev-ck": "the code before the ask reading (15c1086), on round ck's talks",
+        "default-cl": "round cl (7795d07: the ask reading, read again at the talk's end), "
+        "0.5B loaded as in coach rehearse",
+        "qwen2.5-coder-0.5b-instruct-cl": "qwen2.5-coder-0.5b-instruct, round cl",
+        "prev-cl": "the code before the ask reading (15c1086), on round cl's talks",
         "default-ah": "round ah (2fdb7f2), 0.5B loaded as in coach rehearse",
         "prev-ah": "round ah: the code before the ask clause (11899bd)",
         "qwen2.5-coder-0.5b-instruct-ah": "qwen2.5-coder-0.5b-instruct, round ah",
