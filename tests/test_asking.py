@@ -307,6 +307,17 @@ def test_showing_the_numbers_is_no_plan_with_side_effects() -> None:
     assert "plan" not in facets("we want to put the numbers in front of everyone")
 
 
+def test_a_plan_to_measure_again_is_asked_what_could_delay_it_not_its_side_effects() -> None:
+    # round cl: "Are there any side effects you're worried about?" of it, 0 of 4
+    talk = ("The trial plots held water longer. We'll start measuring again when digging "
+            "begins in February, and we'll share the results in June.")  # fmt: skip
+    claim = next(c for c in find_claims(talk) if "measuring" in c.text)
+    assert "measuring" in facets(claim.text)
+    assert "Are there any side effects you're worried about?" not in _asks(claim, "cost", talk)
+    assert not any("strongest argument" in q for q in _asks(claim, "objection", talk))
+    assert "measuring" not in facets("We'll start charging a fee in March.")
+
+
 def test_a_cause_given_for_a_result_is_not_asked_how_they_know() -> None:
     # blind reviewers accepted 4 of 67 "How do you know that's what caused it?" (rounds d-w)
     talk = "Our margins are down this year because of the new supermarket contract."

@@ -190,6 +190,22 @@ def test_told_past_names_who_of_the_speakers_side_the_story_is_about():
     videos NNS NOUN dobj 1
     """)
     assert syntax.told_past(videos) == "i"
+    # "'d" before a past participle is "had" (round cl: a race told as a story was asked
+    # how its seven minutes were measured); before the plain form, or "have", it is "would"
+    had_lost = _parse("""
+    I PRP PRON nsubj 2
+    'd MD AUX aux 2
+    lost VBN VERB ROOT 2
+    minutes NNS NOUN dobj 2
+    """)
+    assert syntax.told_past(had_lost) == "i"
+    would_lose = _parse("""
+    I PRP PRON nsubj 2
+    'd MD AUX aux 2
+    lose VB VERB ROOT 2
+    minutes NNS NOUN dobj 2
+    """)
+    assert syntax.told_past(would_lose) == ""
 
 
 def test_one_event_is_one_definite_thing_that_happened_not_a_count():

@@ -218,6 +218,16 @@ FACET_PATTERNS: dict[str, re.Pattern[str]] = {
         r"introduced|switched|tried|moved (?:to|their)|started|the new|once (?:we|the))\b",
         re.I,
     ),
+    # a plan to measure, not to change anything: "you'll start measuring again when digging
+    # begins in February" (round cl: "Are there any side effects you're worried about?",
+    # 0 of 4); nor is the strongest argument against it asked
+    "measuring": re.compile(
+        r"\b(?:(?:start|keep|begin|resume|continue|carry on|go on) (?:\w+ )?"
+        r"(?:measur|monitor|record|track|weigh|sampl|count|logg)ing|"
+        r"(?:will|'ll|going to) (?:\w+ )?(?:measure|monitor|record|track|weigh|sample|count|log) "
+        r"(?:it|them|that|this|the|again|every|each|how|whether)\b)",
+        re.I,
+    ),
     "derived": re.compile(
         r"\b(comes? to|came to|in all|altogether|in total|the total|works out|adds up|"
         r"so that's|that's about|which is about|all told)\b|"
@@ -1480,7 +1490,7 @@ FRAMES: tuple[Frame, ...] = (
        r"(?:people|some(?: of (?:you|the|our)(?: (?!have\b|had\b)\w+){0,2})?|colleagues|"
        r"parents|staff|members|others) (?:will |would |might )?(?:say|worry|ask|object|"
        r"argue|fear)|" + _NO_CATCH + ")",
-       near=-1, avoid="step"),
+       near=-1, avoid="step measuring"),
     # cost or side effect
     _f("cost", "plan", "Are there any side effects you're worried about?",
        r"\b(side effects?|downsides?|drawbacks?|trade-?offs?|the risk|risks|worry|worries|"
@@ -1496,7 +1506,7 @@ FRAMES: tuple[Frame, ...] = (
        r"(?:problems?|difficult(?:y|ies))|"
        r"(?:could|can|might|will) go wrong|"
        r"the (?:bigger|biggest|main|other) problem (?:is|will be))", near=-1,
-       avoid="decision step sum_asked payer"),
+       avoid="decision step sum_asked payer measuring"),
     _f("cost", "money costword", "Where will that money come from?", _FUNDED, near=-1,
        avoid="result change spent ask"),
     _f("cost", "money ask", "Is that figure a firm quote, or still an estimate?",
