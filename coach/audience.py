@@ -1295,7 +1295,8 @@ class Audience:
 
         During the talk the model reads the talk so far at each new utterance
         (:meth:`prepare`), so when the talk ends an ask it read is ready, from all but the
-        last words, and stands. A talk it has not read as an ask is read again as it is
+        last words, and stands. A talk it has not read as an ask, but nearly
+        (:data:`coach.analysis.asking.ASKS_WORTH_READING_AGAIN`), is read again as it is
         now, once (only its new tokens: the last utterance's, often the ask itself, "I'd
         be very glad to see your name on that paper before you leave tonight."); a talk
         not read during it (a recording played fast) is read whole now."""
@@ -1303,7 +1304,10 @@ class Audience:
         if found is not None or self.asks is None:
             return found
         last = self._asks_read
-        if last is None or (last[1] < asking.ASKS_LIKELY and last[0] != self.transcript):
+        if last is None or (
+            asking.ASKS_WORTH_READING_AGAIN <= last[1] < asking.ASKS_LIKELY
+            and last[0] != self.transcript
+        ):
             self._read_asks(None)
         if self._asks_read is None or self._asks_read[1] < asking.ASKS_LIKELY:
             return None

@@ -706,17 +706,18 @@ def _asked_whole(text: str) -> bool:
 
 class Reader:
     """A stand-in for the judge model's reading of a talk for its ask: ``p`` for a talk
-    that has said ``after`` (else 0.3); every transcript read is kept."""
+    that has said ``after`` (else ``before``); every transcript read is kept."""
 
-    def __init__(self, p: float, after: str = "", fail: BaseException | None = None) -> None:
-        self.p, self.after, self.fail = p, after, fail
+    def __init__(self, p: float, after: str = "", fail: BaseException | None = None,
+                 before: float = 0.3) -> None:  # fmt: skip
+        self.p, self.after, self.fail, self.before = p, after, fail, before
         self.read: list[str] = []
 
     def __call__(self, transcript: str, cancel: object) -> float:
         self.read.append(transcript)
         if self.fail is not None:
             raise self.fail
-        return self.p if self.after in transcript else 0.3
+        return self.p if self.after in transcript else self.before
 
 
 def test_an_ask_the_judge_model_reads_is_asked_about_as_a_whole() -> None:
@@ -772,7 +773,7 @@ def test_the_readings_made_during_the_talk_stand_when_it_ends() -> None:
 def test_a_talk_not_read_as_an_ask_during_it_is_read_once_more_when_it_ends() -> None:
     # the ask in the last utterance, which the readings during the talk never see
     talk = _UNWORDED_ASK.replace("Thank you.", "I'd be glad to see your names on the sheet.")
-    read = Reader(0.9, after="your names")
+    read = Reader(0.9, after="your names", before=asking.ASKS_WORTH_READING_AGAIN + 0.1)
     a = Audience(None, "", AudienceOptions(persona="curious"), asks=read)
     for n in range(30, len(talk) - 40, 25):
         a.prepare(talk[:n], unsure=[])
@@ -782,6 +783,14 @@ def test_a_talk_not_read_as_an_ask_during_it_is_read_once_more_when_it_ends() ->
     qs = list(a.questions(3))
     assert read.read[before:] == [talk]  # read once more, whole, and only once
     assert qs and _asked_whole(qs[0].text)
+    # a talk read far from an ask during it (an explainer) is not read again at its end
+    far = Reader(0.9, after="your names", before=asking.ASKS_WORTH_READING_AGAIN - 0.1)
+    b = Audience(None, "", AudienceOptions(persona="curious"), asks=far)
+    for n in range(30, len(talk) - 40, 25):
+        b.prepare(talk[:n], unsure=[])
+    b.update(talk)
+    during = len(far.read)
+    assert not any(_asked_whole(q.text) for q in b.questions(3)) and len(far.read) == during
 
 
 def test_a_reading_stopped_at_the_talks_end_leaves_the_last_one_and_a_failing_model_none(
