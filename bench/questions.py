@@ -33,6 +33,7 @@ import re
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -261,8 +262,8 @@ def generate_one(
 
         reader = AnswerJudge.load(JudgeOptions(model=asks_model), n_ctx=ASKS_N_CTX)
 
-        def asks(transcript: str, cancel: object) -> float:
-            return reader.asks_listeners(transcript)
+        def asks(transcript: str, cancel: threading.Event | None) -> float:
+            return reader.asks_listeners(transcript, cancel=cancel)
 
     times: dict[str, list[float]] = {"coach": [], "baseline": []}
     sources: dict[str, int] = defaultdict(int)

@@ -476,9 +476,9 @@ def latency() -> str:
         fu = f.get("follow_up_heard_s", {})
         stem = Path(f["talk_file"].split()[0]).stem if "talk_file" in f else ""
         talk = "" if stem in ("", "practice_talk") else f"on the proposal {stem}"
-        reading = {True: "the talk read for its ask", False: "no ask reading"}.get(
-            f.get("ask_reading")  # type: ignore[arg-type]
-        )  # fmt: skip
+        reading = ""
+        if "ask_reading" in f:
+            reading = "the talk read for its ask" if f["ask_reading"] else "no ask reading"
         variant = ", ".join(v for v in (talk, reading, f.get("variant", "")) if v)
         rows.append(
             f"| {f.get('llm', 'qwen2.5-coder-0.5b-instruct')} | {f.get('wording', 'llm')} | "

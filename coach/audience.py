@@ -1304,11 +1304,8 @@ class Audience:
         if found is not None or self.asks is None:
             return found
         last = self._asks_read
-        if last is None or (
-            asking.ASKS_WORTH_READING_AGAIN <= last[1] < asking.ASKS_LIKELY
-            and last[0] != self.transcript
-        ):
-            self._read_asks(None)
+        if last is None or asking.ASKS_WORTH_READING_AGAIN <= last[1] < asking.ASKS_LIKELY:
+            self._read_asks(None)  # nothing when it read this transcript already
         if self._asks_read is None or self._asks_read[1] < asking.ASKS_LIKELY:
             return None
         n = len(talk_sentences(self.transcript))
@@ -1335,9 +1332,10 @@ class Audience:
             return
         before = self._asks_read
         index = -1
-        if p >= asking.ASKS_LIKELY:
-            held = before is not None and before[1] >= asking.ASKS_LIKELY and before[2] >= 0
-            index = before[2] if held and before else len(talk_sentences(self.transcript)) - 1
+        if p >= asking.ASKS_LIKELY:  # where it first read so, in a row of readings above
+            index = len(talk_sentences(self.transcript)) - 1
+            if before is not None and before[1] >= asking.ASKS_LIKELY and before[2] >= 0:
+                index = before[2]
         self._asks_read = (self.transcript, p, index)
 
     def _is_whole(self, plan: PlannedQuestion) -> bool:

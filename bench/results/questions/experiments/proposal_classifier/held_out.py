@@ -6,7 +6,8 @@ Usage: held_out.py FIRST LAST OUT.json, e.g. ``held_out.py 67 77 held_out.json``
 heard talk of splits sealedFIRST..sealedLAST, its kind from the writers' brief (01-05
 proposal, 06-08 report, 09-12 other), whether ``asking.put_forward`` (the code as it is
 now, mended on these talks) finds an ask, and the 1.5B model's P(yes) for each prefix.
-The prompt is the one of classify.py (variant "a"), unchanged.
+The prompt is the one of classify.py (variant "a"), the product's since
+(:func:`coach.judging.asks_messages`).
 """
 
 import glob
@@ -19,15 +20,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[5]))
 
 from coach.analysis.asking import put_forward  # noqa: E402
 from coach.analysis.claims import talk_sentences  # noqa: E402
+from coach.judging import ASKS_QUESTION, asks_messages  # noqa: E402
 from coach.llm import ChatModel, LlmOptions  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 HEARD = HERE.parents[3] / "data" / "talks" / "heard"
-QUESTION = (
-    "Does the speaker ask the listeners to approve, fund, vote for, sign up for or take "
-    "part in something specific? Answer yes or no."
-)
-SYSTEM = "You read the transcript of a talk and answer a question about it."
 
 
 def main() -> None:
@@ -49,10 +46,7 @@ def main() -> None:
             t0 = time.time()
             for k in counts:
                 text = " ".join(sentences[:k])
-                messages = [
-                    {"role": "system", "content": SYSTEM},
-                    {"role": "user", "content": f"Transcript:\n{text}\n\n{QUESTION}"},
-                ]
+                messages = asks_messages(text, max_words=len(text.split()))  # whole
                 ps.append([k, round(llm.choice_probs(messages, ["yes", "no"])[0], 4)])
             found = put_forward(talk)
             out.append(
@@ -76,7 +70,7 @@ def main() -> None:
             )
             (HERE / out_name).write_text(
                 json.dumps(
-                    {"date": time.strftime("%Y-%m-%d"), "question": QUESTION, "talks": out},
+                    {"date": time.strftime("%Y-%m-%d"), "question": ASKS_QUESTION, "talks": out},
                     indent=1,
                 )
             )
